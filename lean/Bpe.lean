@@ -1,0 +1,19 @@
+module
+
+public import Bpe.Classify
+public import Bpe.ListLemmas
+public import Bpe.PreTokenize
+public import Bpe.Merge
+public import Bpe.Decompose
+public import Bpe.Shuffle
+public import Bpe.WellFormed
+public import Bpe.Utf8
+public import Bpe.Encode
+public import Bpe.Roundtrip
+
+/-!
+# Verified byte-level BPE (GPT-4 style)
+
+Library root: imports every module of the specification and its proofs. Start reading at
+`Bpe.Roundtrip` for the statements, or at `Bpe.Classify` to follow the seed in order.
+-/

@@ -1,0 +1,1 @@
+"""Offline and native Lean toolchains, and the proof-checking build."""

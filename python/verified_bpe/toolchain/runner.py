@@ -1,0 +1,172 @@
+"""Run one Lean check, natively (`lean` on PATH) or offline (the wasm build under Node).
+
+Both routes take the same arguments (a source file, an optional ``-o`` output and
+the directories to search for imported ``.olean`` files) and return the same
+:class:`CheckResult`: Lean's messages, parsed, with the wasm build's debug noise
+removed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .install import install
+
+MESSAGE_RE = re.compile(
+    r"^(?P<file>[^\s:][^:\n]*):(?P<line>\d+):(?P<col>\d+): "
+    r"(?P<severity>error|warning|info)(?:\([^)]*\))?: ?(?P<text>.*)$"
+)
+ECHO_MARKER = "Input file content (first 200 chars): "
+ECHO_LENGTH = 200
+
+
+@dataclass
+class Message:
+    file: str
+    line: int
+    col: int
+    severity: str
+    text: str
+
+    def render(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}: {self.severity}: {self.text}"
+
+
+@dataclass
+class CheckResult:
+    returncode: int
+    messages: list[Message] = field(default_factory=list)
+    output: str = ""
+    seconds: float = 0.0
+    peak_rss_kib: int = 0
+
+    @property
+    def errors(self) -> list[Message]:
+        return [m for m in self.messages if m.severity == "error"]
+
+    @property
+    def sorry_warnings(self) -> list[Message]:
+        return [m for m in self.messages if m.severity == "warning" and "declaration uses" in m.text
+                and "sorry" in m.text]
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and not self.errors and not self.sorry_warnings
+
+
+def filter_noise(raw: str, source: str = "") -> str:
+    """Drop the wasm build's ``[DEBUG:…]`` lines, their indented continuations and
+    the echo of the first 200 characters of the input file."""
+    out: list[str] = []
+    in_debug = False
+    i = 0
+    echo = source[:ECHO_LENGTH]
+    while i < len(raw):
+        j = raw.find("\n", i)
+        j = len(raw) if j < 0 else j
+        line = raw[i:j]
+        if line.startswith("[DEBUG"):
+            in_debug = True
+            k = line.find(ECHO_MARKER)
+            if k >= 0:
+                start = i + k + len(ECHO_MARKER)
+                if echo and raw.startswith(echo, start):
+                    i = start + len(echo)
+                    if i < len(raw) and raw[i] == "\n":
+                        i += 1
+                    continue
+            i = j + 1
+            continue
+        if in_debug and line.startswith("  "):
+            i = j + 1
+            continue
+        in_debug = False
+        out.append(line)
+        i = j + 1
+    return "\n".join(out).strip("\n")
+
+
+def parse_messages(text: str) -> list[Message]:
+    """Parse Lean's ``file:line:col: severity: text`` messages (with continuation lines)."""
+    messages: list[Message] = []
+    for line in text.splitlines():
+        m = MESSAGE_RE.match(line)
+        if m:
+            messages.append(
+                Message(m["file"], int(m["line"]), int(m["col"]), m["severity"], m["text"])
+            )
+        elif messages and line.strip():
+            messages[-1].text += "\n" + line
+    return messages
+
+
+def _run_timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str, float, int]:
+    """Run ``cmd``; return (exit code, combined output, seconds, peak RSS of children in KiB)."""
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    assert proc.stdout is not None
+    out = proc.stdout.read()
+    proc.stdout.close()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    seconds = time.monotonic() - start
+    return proc.returncode, out.decode("utf-8", errors="replace"), seconds, usage.ru_maxrss
+
+
+class LeanRunner:
+    """Checks Lean files on one route. ``route`` is ``"native"`` or ``"wasm"``."""
+
+    def __init__(self, repo: Path, cache: Path, route: str | None = None, log=print) -> None:
+        self.repo = repo.resolve()
+        self.cache = cache.resolve()
+        native = shutil.which("lean")
+        self.route = route or ("native" if native else "wasm")
+        self.log = log
+        self._wasm_root: Path | None = None
+        if self.route == "native" and native is None:
+            raise FileNotFoundError("route 'native' requested but no `lean` on PATH")
+
+    @property
+    def toolchain_id(self) -> str:
+        """A string that changes when the Lean binary changes (part of the cache key)."""
+        if self.route == "native":
+            out = subprocess.run(["lean", "--version"], capture_output=True, text=True)
+            return "native:" + out.stdout.strip()
+        root = self.wasm_root()
+        return "wasm:" + (root / "VERSION").read_text().strip()
+
+    def wasm_root(self) -> Path:
+        if self._wasm_root is None:
+            self._wasm_root = install(self.cache, log=self.log)
+        return self._wasm_root
+
+    def command(self, source: Path, olean: Path | None) -> tuple[list[str], dict[str, str]]:
+        env = dict(os.environ)
+        args = [str(source)]
+        if olean is not None:
+            args += ["-o", str(olean)]
+        if self.route == "native":
+            return ["lean", *args], env
+        root = self.wasm_root()
+        env["LEAN_WASM_MOUNTS"] = ":".join(sorted({str(self.repo), str(self.cache)}))
+        node = shutil.which("node") or "node"
+        return [node, "--stack-size=4000", str(root / "lean.js"), *args], env
+
+    def check(self, source: Path, lean_path: list[Path], olean: Path | None = None) -> CheckResult:
+        """Elaborate and kernel-check ``source`` (writing ``olean`` if given)."""
+        cmd, env = self.command(source.resolve(), olean.resolve() if olean else None)
+        paths = [str(p.resolve()) for p in lean_path]
+        if self.route == "wasm":
+            paths.insert(0, str(self.wasm_root() / "lib"))
+        env["LEAN_PATH"] = os.pathsep.join(paths)
+        code, raw, seconds, rss = _run_timed(cmd, self.repo, env)
+        text = filter_noise(raw, source.read_text()) if self.route == "wasm" else raw
+        return CheckResult(code, parse_messages(text), text, seconds, rss)
