@@ -10,6 +10,7 @@ public import Bpe.WellFormed
 public import Bpe.Utf8
 public import Bpe.Encode
 public import Bpe.Roundtrip
+public import Bpe.Check
 
 /-!
 # Verified byte-level BPE (GPT-4 style)

@@ -48,7 +48,10 @@ def test_parse_imports_variants_and_comments():
 
 
 def test_strip_comments_keeps_lines_and_code():
-    src = 'def a := 1 -- sorry\n/- nested /- sorry -/ admit -/\ndef b := "sorry"\ntheorem t : True := by sorry\n'
+    src = (
+        'def a := 1 -- sorry\n/- nested /- sorry -/ admit -/\ndef b := "sorry"\n'
+        "theorem t : True := by sorry\n"
+    )
     out = strip_comments(src)
     assert out.count("\n") == src.count("\n")
     assert "sorry" not in out.splitlines()[0]

@@ -16,10 +16,4 @@ theorem take_append_drop_flatten {α : Type} (n : Nat) (xs : List α) (rest : Li
     (h : rest.flatten = xs.drop n) : (xs.take n :: rest).flatten = xs := by
   rw [List.flatten_cons, h, List.take_append_drop]
 
-theorem flatten_map_map {α β : Type} (f : α → β) (xss : List (List α)) :
-    (xss.map (List.map f)).flatten = xss.flatten.map f := by
-  induction xss with
-  | nil => rfl
-  | cons xs xss ih => simp [ih]
-
 end Bpe

@@ -63,22 +63,32 @@ def decodeBytes (vocab : Vocab) : List Nat → Option Bytes
   | [] => some []
   | i :: is => (vocab.lookup i).bind fun b => (decodeBytes vocab is).map fun r => b ++ r
 
-theorem bestMerge_lookup (merges : Merges) (stats : List ((Nat × Nat) × Nat))
-    (p : Nat × Nat) (idx : Nat) (h : bestMerge merges stats = some (p, idx)) :
-    merges.lookup p = some idx := by
-  induction stats with
-  | nil => simp [bestMerge] at h
-  | cons s rest ih =>
-    obtain ⟨q, c⟩ := s
-    simp only [bestMerge] at h
-    split at h
-    · exact ih h
-    · rename_i i hq _
-      simp at h; obtain ⟨rfl, rfl⟩ := h; exact hq
-    · rename_i i hq q' j hr
-      split at h
-      · simp at h; obtain ⟨rfl, rfl⟩ := h; exact ih hr
-      · simp at h; obtain ⟨rfl, rfl⟩ := h; exact hq
+theorem bestMerge_lookup (merges : Merges) :
+    ∀ (stats : List ((Nat × Nat) × Nat)) (p : Nat × Nat) (idx : Nat),
+      bestMerge merges stats = some (p, idx) → merges.lookup p = some idx
+  | [], _, _, h => by simp [bestMerge] at h
+  | (q, c) :: rest, p, idx, h => by
+    have ih := bestMerge_lookup merges rest
+    unfold bestMerge at h
+    cases hq : merges.lookup q with
+    | none => rw [hq] at h; exact ih p idx h
+    | some i =>
+      cases hr : bestMerge merges rest with
+      | none =>
+        rw [hq, hr] at h
+        simp only [Option.some.injEq, Prod.mk.injEq] at h
+        obtain ⟨rfl, rfl⟩ := h
+        exact hq
+      | some r =>
+        obtain ⟨q', j⟩ := r
+        rw [hq, hr] at h
+        by_cases hji : j < i
+        · simp only [hji, if_true, Option.some.injEq, Prod.mk.injEq] at h
+          obtain ⟨rfl, rfl⟩ := h
+          exact ih _ _ hr
+        · simp only [hji, if_false, Option.some.injEq, Prod.mk.injEq] at h
+          obtain ⟨rfl, rfl⟩ := h
+          exact hq
 
 /-- **Lemma 6**: `decode_bytes` distributes over `++` (in the `Option` monad: the result is
 `none` exactly when one side has an unknown id). -/
@@ -86,7 +96,9 @@ theorem decodeBytes_append (vocab : Vocab) (xs ys : List Nat) :
     decodeBytes vocab (xs ++ ys) =
       (do let a ← decodeBytes vocab xs; let b ← decodeBytes vocab ys; pure (a ++ b)) := by
   induction xs with
-  | nil => cases decodeBytes vocab ys <;> simp [decodeBytes]
+  | nil =>
+    simp only [List.nil_append, decodeBytes]
+    cases decodeBytes vocab ys <;> rfl
   | cons x xs ih =>
     simp only [List.cons_append, decodeBytes, ih]
     cases vocab.lookup x <;> cases decodeBytes vocab xs <;> cases decodeBytes vocab ys <;>

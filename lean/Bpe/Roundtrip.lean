@@ -29,9 +29,11 @@ theorem decodeBytes_encodeLoop (hw : WellFormed merges vocab byteShuffle) :
   | 0, _ => rfl
   | fuel + 1, ids => by
     unfold encodeLoop
-    split
-    · rfl
-    · rename_i pair idx hbest
+    cases hbest : bestMerge merges (getStats ids) with
+    | none => rfl
+    | some r =>
+      obtain ⟨pair, idx⟩ := r
+      show decodeBytes vocab (encodeLoop merges fuel (merge ids pair idx)) = _
       rw [decodeBytes_encodeLoop hw fuel]
       obtain ⟨a, b, ha, hb, hidx, -, -⟩ :=
         hw.merge_decomp pair.1 pair.2 idx (bestMerge_lookup merges _ pair idx hbest)
@@ -72,7 +74,8 @@ theorem bpe_roundtrip (preTokenize : Bytes → List Bytes)
     decode vocab inverseByteShuffle (encodeWith preTokenize merges byteShuffle s) = some s := by
   unfold decode decodeChunk encodeWith
   rw [decodeBytes_flatMap hw, hpart]
-  simp [hinv, bytesToString?_stringBytes]
+  have hcomp : inverseByteShuffle ∘ byteShuffle = id := funext hinv
+  simp [hcomp, bytesToString?_stringBytes]
 
 /-- **The seed's main theorem**: for all ASCII `s`, `decode (encode s) = s`. -/
 theorem ascii_bpe_roundtrip (merges : Merges) (vocab : Vocab)

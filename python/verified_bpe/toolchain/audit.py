@@ -24,7 +24,9 @@ from .build import Builder, discover
 from .runner import LeanRunner
 
 ALLOWED = frozenset({"propext", "Classical.choice", "Quot.sound"})
-FORBIDDEN_CORE = frozenset({"sorryAx", "Lean.ofReduceBool", "Lean.ofReduceNat", "Lean.trustCompiler"})
+FORBIDDEN_CORE = frozenset(
+    {"sorryAx", "Lean.ofReduceBool", "Lean.ofReduceNat", "Lean.trustCompiler"}
+)
 TRUSTED_PREFIXES = ("Init", "Std")
 HEADLINE_FILE = Path("lean") / "headline_theorems.txt"
 
@@ -123,7 +125,9 @@ def parse_native_audit(output: str) -> dict[str, list[Leaf]]:
     return result
 
 
-def classify(theorem: str, leaves: list[Leaf], project_modules: set[str]) -> tuple[list[str], list[str]]:
+def classify(
+    theorem: str, leaves: list[Leaf], project_modules: set[str]
+) -> tuple[list[str], list[str]]:
     """Return (axioms shown in the report, problems) for one theorem."""
     shown: list[str] = []
     problems: list[str] = []
@@ -134,7 +138,8 @@ def classify(theorem: str, leaves: list[Leaf], project_modules: set[str]) -> tup
         elif leaf.name in FORBIDDEN_CORE:
             problems.append(f"{theorem} depends on {leaf.name}")
         elif leaf.module in project_modules or leaf.module in ("<current>", ""):
-            problems.append(f"{theorem} depends on {leaf.name} ({leaf.kind}, {leaf.module or 'axiom'})")
+            where = leaf.module or "axiom"
+            problems.append(f"{theorem} depends on {leaf.name} ({leaf.kind}, {where})")
         elif leaf.module.split(".")[0] in TRUSTED_PREFIXES and leaf.kind == "axiom":
             trusted += 1
         else:

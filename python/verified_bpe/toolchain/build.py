@@ -211,16 +211,18 @@ class Builder:
         failures: list[str] = []
         with ThreadPoolExecutor(self.jobs) as pool:
             while pending or running:
-                ready = [
-                    n for n in pending
-                    if all(d in done for d in modules[n].imports if d in modules)
-                ]
-                for name in ready:
-                    if len(running) >= self.jobs:
+                while len(running) < self.jobs:
+                    name = next(
+                        (n for n in pending
+                         if all(d in done for d in modules[n].imports if d in modules)),
+                        None,
+                    )
+                    if name is None:
                         break
                     pending.remove(name)
                     stamp = self._stamp(name)
-                    if stamp.exists() and stamp.read_text() == keys[name] and self.olean(name).exists():
+                    fresh = stamp.exists() and stamp.read_text() == keys[name]
+                    if fresh and self.olean(name).exists():
                         report.reused.append(name)
                         done.add(name)
                         continue

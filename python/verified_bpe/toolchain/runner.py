@@ -167,6 +167,8 @@ class LeanRunner:
         if self.route == "wasm":
             paths.insert(0, str(self.wasm_root() / "lib"))
         env["LEAN_PATH"] = os.pathsep.join(paths)
+        # cwd must contain the source (Lean's rule); the wasm build drops a git-ignored
+        # default.profraw there
         code, raw, seconds, rss = _run_timed(cmd, self.repo, env)
         text = filter_noise(raw, source.read_text()) if self.route == "wasm" else raw
         return CheckResult(code, parse_messages(text), text, seconds, rss)

@@ -141,14 +141,16 @@ def select_exports(exports: list[Export], limit: int = V8_EXPORT_LIMIT) -> list[
     goes to ``l_`` functions of the ``Lean`` part by :func:`_lean_part_priority`,
     a plain name's ``___boxed`` variant travelling with it.  Original order is kept.
     """
-    std_ends = [e.index for e in exports if e.kind == KIND_FUNC and e.name.startswith("initialize_Std")]
+    std_ends = [
+        e.index for e in exports
+        if e.kind == KIND_FUNC and e.name.startswith("initialize_Std")
+    ]
     boundary = max(std_ends) if std_ends else -1
     keep: set[int] = set()
     optional: list[tuple[int, int]] = []
     for pos, e in enumerate(exports):
-        if not e.name.startswith("l_") or e.kind == KIND_GLOBAL:
-            keep.add(pos)
-        elif e.kind == KIND_FUNC and e.index <= boundary:
+        runtime_part = e.kind == KIND_FUNC and e.index <= boundary
+        if not e.name.startswith("l_") or e.kind == KIND_GLOBAL or runtime_part:
             keep.add(pos)
         else:
             base = e.name.removesuffix("___boxed")
