@@ -42,8 +42,8 @@ def checkWellFormed (merges : Merges) (vocab : Vocab) (byteShuffle : UInt8 → U
   checkBaseTokens vocab && merges.all (checkMergeEntry vocab) && checkInjective vocab &&
     checkShuffle byteShuffle
 
-theorem mem_of_lookup_eq_some {β : Type} :
-    ∀ {v : List (Nat × β)} {i : Nat} {t : β}, v.lookup i = some t → (i, t) ∈ v
+theorem mem_of_lookup_eq_some {α β : Type} [BEq α] [LawfulBEq α] :
+    ∀ {v : List (α × β)} {i : α} {t : β}, v.lookup i = some t → (i, t) ∈ v
   | [], _, _, h => by simp [List.lookup] at h
   | (k, x) :: v, i, t, h => by
     by_cases hk : i = k

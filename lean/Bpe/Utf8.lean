@@ -7,9 +7,8 @@ public import Bpe.Classify
 
 `stringBytes s` is the UTF-8 encoding of `s` as a byte list and `bytesToString? bs` decodes
 a byte list, `none` if it is not valid UTF-8. Lemma 7 (`bytesToString?_stringBytes`):
-decoding the encoding of any string gives it back; for an ASCII string the encoding is
-the identity on code points (`stringBytes_of_isAsciiString`: one byte per character, equal
-to its code).
+decoding the encoding of any string gives it back. This is the seed's Lemma 7 for every
+string, ASCII or not (so the roundtrip needs no ASCII hypothesis).
 -/
 
 @[expose] public section

@@ -1,0 +1,76 @@
+"""Typed errors of the Python reference.
+
+Where the Lean spec returns ``none`` (an unknown token id, bytes that are not UTF-8, ...),
+the Python mirror raises one of these.  All of them derive from :class:`BpeError`, which is a
+:class:`ValueError`, so code written against tiktoken (which raises ``ValueError`` for a
+disallowed special token) keeps working.
+"""
+
+from __future__ import annotations
+
+
+class BpeError(ValueError):
+    """Base class of every error raised by ``verified_bpe``."""
+
+
+class UnknownTokenError(BpeError, KeyError):
+    """A token id has no entry in the vocabulary (Lean: ``decodeBytes`` returns ``none``)."""
+
+    def __init__(self, token_id: int) -> None:
+        super().__init__(f"unknown token id {token_id!r}")
+        self.token_id = token_id
+
+    def __str__(self) -> str:  # KeyError would otherwise repr() the message
+        return str(self.args[0])
+
+
+class NonAsciiError(BpeError):
+    """An ASCII-only function (the proven path) received text with a non-ASCII character."""
+
+    def __init__(self, position: int, char: str) -> None:
+        super().__init__(
+            f"non-ASCII character {char!r} (U+{ord(char):04X}) at index {position}; "
+            "the ASCII-only spec path accepts code points 0-127 only"
+        )
+        self.position = position
+        self.char = char
+
+
+class InvalidUtf8Error(BpeError):
+    """Decoded bytes are not valid UTF-8 (Lean: ``String.fromUTF8?`` returns ``none``)."""
+
+    def __init__(self, data: bytes, reason: str) -> None:
+        super().__init__(f"decoded bytes are not valid UTF-8: {reason}")
+        self.data = data
+        self.reason = reason
+
+
+class MalformedVocabError(BpeError):
+    """A vocabulary file or table is malformed (bad line, wrong hash, missing part...)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        prefix = f"line {line}: " if line is not None else ""
+        super().__init__(prefix + message)
+        self.line = line
+
+
+class DisallowedSpecialTokenError(BpeError):
+    """The text contains a special token that the caller did not allow (tiktoken semantics)."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__(
+            f"Encountered text corresponding to disallowed special token {token!r}. "
+            "Pass it in allowed_special (or allowed_special='all') to encode it as a special "
+            "token, or disallowed_special=() to encode it as ordinary text."
+        )
+        self.token = token
+
+
+__all__ = [
+    "BpeError",
+    "DisallowedSpecialTokenError",
+    "InvalidUtf8Error",
+    "MalformedVocabError",
+    "NonAsciiError",
+    "UnknownTokenError",
+]

@@ -1,0 +1,35 @@
+"""Executable mirror of the Lean spec (``lean/Bpe/*.lean``).
+
+One module per Lean file, the same definitions in the same order, snake_case of the Lean
+names.  In docstrings, ``Lean: Bpe.Merge.merge`` means the definition ``merge`` of the Lean
+module ``Bpe.Merge`` (file ``lean/Bpe/Merge.lean``; all Lean definitions live in namespace
+``Bpe``, so its full Lean name is ``Bpe.merge``).
+
+==================  =====================  ==========================================
+Lean module         Python module          notes
+==================  =====================  ==========================================
+``Bpe.Classify``    :mod:`.classify`
+``Bpe.PreTokenize`` :mod:`.pretokenize`    Lean's ``rest`` is ``data[i:]`` here
+(none)              :mod:`.pretokenize_o200k`  Python only
+``Bpe.Merge``       :mod:`.merge`
+``Bpe.Decompose``   :mod:`.decompose`      ``recover_merges``: Python only
+``Bpe.Shuffle``     :mod:`.shuffle`        ``byte_shuffle_from_ranks``: Python only
+``Bpe.WellFormed``  :mod:`.well_formed`
+``Bpe.Utf8``        :mod:`.utf8`
+``Bpe.Encode``      :mod:`.encode`         ``encode`` rejects non-ASCII text
+``Bpe.Roundtrip``   :mod:`.roundtrip`      theorems as executable checks
+``Bpe.Check``       :mod:`.check`
+==================  =====================  ==========================================
+
+Representation: a byte is an ``int`` in ``0..255`` (Lean ``UInt8``); a byte string is
+``bytes`` (Lean ``List UInt8``); a merge table is a ``dict[(p0, p1), idx]`` in insertion order
+(Lean: association list ``List ((Nat × Nat) × Nat)``), a vocabulary ``dict[int, bytes]``
+(Lean: ``List (Nat × Bytes)``), a shuffle a ``list[int]`` of length 256 (Lean:
+``UInt8 → UInt8``).  Where Lean returns ``none`` Python raises a typed error from
+:mod:`verified_bpe.errors`.  Lean's fuel arguments are kept where Lean has them.
+
+Everything here is a pure function: no I/O, no global state, no caching.  ``lemma_*`` and
+``theorem_*`` functions are executable statements of the Lean results: each returns ``True``
+when the conclusion holds for the given arguments (or the hypothesis does not), so property
+tests can search for counterexamples.
+"""

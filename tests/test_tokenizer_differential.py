@@ -1,0 +1,210 @@
+"""Token-for-token differential tests against tiktoken (cl100k_base and o200k_base, both
+engines): hypothesis on ASCII and on full Unicode, and real corpora (CPython's standard
+library sources; translated messages and CJK samples installed on this machine)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+tiktoken = pytest.importorskip("tiktoken")
+
+from verified_bpe.tokenizer import Tokenizer  # noqa: E402
+from verified_bpe.vocab import tiktoken_encoding  # noqa: E402
+
+NAMES = ("cl100k_base", "o200k_base")
+ENGINES = ("fast", "spec")
+
+_TOKENIZERS: dict[tuple[str, str], Tokenizer] = {}
+
+
+def tokenizer(name: str, engine: str) -> Tokenizer:
+    key = (name, engine)
+    if key not in _TOKENIZERS:
+        _TOKENIZERS[key] = Tokenizer.from_tiktoken(name, engine=engine)  # type: ignore[arg-type]
+    return _TOKENIZERS[key]
+
+
+ascii_snippets = st.sampled_from(
+    [
+        "'s",
+        "'T",
+        "'ll",
+        "'VE",
+        "'re",
+        "'d",
+        "'M",
+        "'",
+        "the",
+        "The",
+        "HTTP",
+        "getX",
+        "x",
+        "0",
+        "123",
+        "4567",
+        " ",
+        "  ",
+        "    ",
+        "\t",
+        "\n",
+        "\r\n",
+        "\n\n",
+        "\r",
+        "\x0b",
+        "\x0c",
+        "!",
+        ".",
+        "...",
+        "/",
+        "//",
+        "(",
+        "):",
+        "\x01",
+        "\x1a",
+        "\x1c",
+        "\x7f",
+        "_",
+        "-",
+        "=",
+        "{",
+        "\\",
+    ]
+)
+ascii_text = st.one_of(
+    st.text(alphabet=st.characters(max_codepoint=127), max_size=400),
+    st.lists(ascii_snippets, max_size=150).map("".join),
+)
+unicode_snippets = st.sampled_from(
+    [
+        "héllo",
+        "naïve",
+        "Ωμέγα",
+        "Привет",
+        "日本語",
+        "中文字符",
+        "한국어",
+        "עברית",
+        "مرحبا",
+        "हिन्दी",
+        "ไทย",
+        "e\u0301",
+        "\u0301",
+        "😀",
+        "👍🏽",
+        "👨‍👩‍👧",
+        "ſ",
+        "'ſ",
+        "'ſt",
+        "\u212a",
+        "ǅ",
+        "ʰ",
+        "²",
+        "٣",
+        "Ⅻ",
+        "\u00a0",
+        "\u3000",
+        "\u2028",
+        "\u0085",
+        "\x1c",
+        " ",
+        "\n",
+        "'s",
+        "'LL",
+        "12345",
+        "...",
+        "\ufeff",
+        "\u200b",
+        "İ",
+        "ß",
+        "ﬁ",
+        "\U0001d400",
+        "AbC",
+        " Émile",
+    ]
+)
+unicode_text = st.one_of(
+    st.text(max_size=300),
+    st.lists(unicode_snippets, max_size=80).map("".join),
+    st.lists(st.one_of(unicode_snippets, ascii_snippets), max_size=100).map("".join),
+)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=150)
+@given(text=ascii_text)
+def test_ascii_vs_tiktoken(name, engine, text, tally):
+    ids = tokenizer(name, engine).encode_ordinary(text)
+    assert ids == tiktoken_encoding(name).encode_ordinary(text)
+    assert tokenizer(name, engine).decode(ids) == text
+    tally(f"differential hypothesis ASCII {name} {engine}")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=150)
+@given(text=unicode_text)
+def test_unicode_vs_tiktoken(name, engine, text, tally):
+    ids = tokenizer(name, engine).encode_ordinary(text)
+    assert ids == tiktoken_encoding(name).encode_ordinary(text)
+    tally(f"differential hypothesis Unicode {name} {engine}")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("name", NAMES)
+@given(text=unicode_text)
+def test_full_roundtrip_unicode(name, engine, text):
+    tok = tokenizer(name, engine)
+    ids = tok.encode(text, disallowed_special=())
+    assert tok.decode(ids) == text
+    assert tok.decode_bytes(ids) == text.encode("utf-8")
+
+
+def _compare_corpus(name, engine, texts, tally, label):
+    tok = tokenizer(name, engine)
+    oracle = tiktoken_encoding(name)
+    mismatches = []
+    n_tokens = 0
+    for key, text in texts:
+        expected = oracle.encode_ordinary(text)
+        n_tokens += len(expected)
+        if tok.encode_ordinary(text) != expected:
+            mismatches.append(key)
+    tally(f"differential corpus {label} {name} {engine}: texts", len(texts))
+    tally(f"differential corpus {label} {name} {engine}: tokens", n_tokens)
+    assert not mismatches, mismatches[:10]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_stdlib_corpus_fast(name, stdlib_corpus, tally):
+    _compare_corpus(name, "fast", stdlib_corpus, tally, "stdlib (all files)")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_stdlib_corpus_spec_sample(name, stdlib_corpus, tally):
+    _compare_corpus(name, "spec", stdlib_corpus[::6], tally, "stdlib (every 6th file)")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_stdlib_corpus_spec_all(name, stdlib_corpus, tally):
+    _compare_corpus(name, "spec", stdlib_corpus, tally, "stdlib (all files)")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("name", NAMES)
+def test_non_english_corpus(name, engine, non_english_corpus, tally):
+    _compare_corpus(name, engine, non_english_corpus, tally, "non-English")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_corpus_lines_vs_tiktoken(name, stdlib_corpus, non_english_corpus, tally):
+    """Every line on its own (different chunk boundaries at the ends), fast engine."""
+    lines = [
+        (key, line)
+        for key, text in stdlib_corpus[::3] + non_english_corpus
+        for line in text.splitlines(keepends=True)
+    ]
+    _compare_corpus(name, "fast", lines, tally, "lines")
