@@ -7,6 +7,3 @@ package «verified-bpe» where
 @[default_target]
 lean_lib Bpe where
   srcDir := "lean"
-
-lean_lib BpeTest where
-  srcDir := "lean"
