@@ -56,7 +56,7 @@ def test_lean_rejects_false_proof_and_sorry_warning(tmp_path):
     with pytest.raises(BuildError) as info:
         builder.build(scan=False)  # Lean's own verdict, without the scan's help
     text = str(info.value)
-    assert "FAILED Bad" in text and "Bad.lean:4" in text and "error" in text
+    assert "FAILED Bad" in text and "Bad.lean:3:" in text and "unsolved goals" in text
     assert "FAILED Planted" in text and "declaration uses" in text
     assert "FAILED Good" not in text
     assert builder.olean("Good").exists()
