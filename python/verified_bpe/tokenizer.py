@@ -29,10 +29,11 @@ from typing import Literal
 
 import regex
 
-from .errors import DisallowedSpecialTokenError, MalformedVocabError, UnknownTokenError
+from .errors import DisallowedSpecialTokenError, MalformedVocabError
 from .patterns import ascii_pattern, compile_pattern, pre_tokenize_regex
 from .spec.decompose import recover_merges
 from .spec.encode import decode_chunk, encode_with
+from .spec.merge import decode_bytes
 from .spec.pretokenize import pre_tokenize_ascii
 from .spec.pretokenize_o200k import pre_tokenize_ascii_o200k
 from .spec.shuffle import byte_shuffle_from_ranks, invert_shuffle
@@ -295,14 +296,7 @@ class Tokenizer:
         ids = list(ids)
         if self.engine == "spec":
             return self._decode_bytes_spec(ids)
-        decoder = self._decoder
-        parts: list[bytes] = []
-        for token_id in ids:
-            piece = decoder.get(token_id)
-            if piece is None:
-                raise UnknownTokenError(token_id)
-            parts.append(piece)
-        return b"".join(parts)
+        return decode_bytes(self._decoder, ids)
 
     def _decode_bytes_spec(self, ids: Sequence[int]) -> bytes:
         assert self._spec is not None
