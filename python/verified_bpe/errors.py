@@ -74,3 +74,21 @@ __all__ = [
     "NonAsciiError",
     "UnknownTokenError",
 ]
+
+
+class MalformedModelError(MalformedVocabError):
+    """A minbpe-style ``.model`` file is malformed: bad header, a line that does not parse, an
+    id that refers to no token defined before it, a truncated file...  ``line`` is the
+    1-based line number of the offending line (``None`` if the problem is the whole file),
+    ``path`` the file (``None`` for text parsed from a string); ``str(error)`` reads
+    ``path: line N: message``."""
+
+    def __init__(self, message: str, line: int | None = None, path: str | None = None) -> None:
+        super().__init__(message, line)
+        self.message = message
+        self.path = path
+        if path is not None:
+            self.args = (f"{path}: {self.args[0]}",)
+
+
+__all__ += ["MalformedModelError"]
