@@ -92,3 +92,18 @@ class MalformedModelError(MalformedVocabError):
 
 
 __all__ += ["MalformedModelError"]
+
+
+class MalformedGgufError(BpeError):
+    """A GGUF file cannot be read as a byte-level BPE vocabulary: bad magic or version, a
+    truncated file, a missing ``tokenizer.ggml.*`` key or one of the wrong type, token text
+    outside the GPT-2 byte-to-unicode alphabet, a merge that names an unknown token...
+    ``path`` is the file (``None`` if unknown); ``str(error)`` reads ``path: message``."""
+
+    def __init__(self, message: str, path: str | None = None) -> None:
+        super().__init__(f"{path}: {message}" if path is not None else message)
+        self.message = message
+        self.path = path
+
+
+__all__ += ["MalformedGgufError"]
