@@ -55,8 +55,9 @@ class ModelData:
 # ---------------------------------------------------------------------------- rendering
 def _render_char(ch: str) -> str:
     """One decoded character: printable as itself, ``\\`` doubled, an undecodable byte
-    (a surrogate escape) as ``\\xNN``, any other control/format/unassigned character as
-    ``\\xNN``, ``\\uNNNN`` or ``\\UNNNNNNNN``."""
+    (a surrogate escape) as ``\\xNN`` (``NN >= 80``), any other control, format, separator or
+    unassigned character as ``\\xNN`` (ASCII), ``\\uNNNN`` or ``\\UNNNNNNNN``, so that
+    the rendering is injective."""
     cp = ord(ch)
     if 0xDC80 <= cp <= 0xDCFF:  # an invalid UTF-8 byte, from errors="surrogateescape"
         return f"\\x{cp - 0xDC00:02x}"
@@ -64,7 +65,7 @@ def _render_char(ch: str) -> str:
         return "\\\\"
     if ch == " " or unicodedata.category(ch)[0] not in "CZ":
         return ch
-    if cp < 0x100:
+    if cp < 0x80:  # \xNN with NN >= 0x80 is kept for undecodable bytes
         return f"\\x{cp:02x}"
     if cp < 0x10000:
         return f"\\u{cp:04x}"
