@@ -270,8 +270,10 @@ class BasicTokenizer:
     # ------------------------------------------------------------------ training
     def train(self, text: str, vocab_size: int, verbose: bool = False) -> None:
         """Learn ``vocab_size - 256`` merges from ``text`` (fewer if the text runs out of
-        pairs), replacing any previous merges; special tokens are kept.  With ``verbose``,
-        print one line per merge (nothing is printed otherwise)."""
+        pairs), replacing any previous merges; special tokens are kept
+        (:class:`~verified_bpe.errors.MalformedVocabError` if one's id is now a merge id).
+        With ``verbose``, print one line per merge and a summary line (nothing is printed
+        otherwise).  ``text`` must be encodable as UTF-8 (no lone surrogates)."""
         if vocab_size < FIRST_MERGE_ID:
             raise ValueError(f"vocab_size must be at least 256, not {vocab_size}")
         num_merges = vocab_size - FIRST_MERGE_ID
