@@ -1,0 +1,249 @@
+"""The command line, run as a subprocess (``python -m verified_bpe``): encode output against
+tiktoken, decode(encode) through pipes, exit statuses (0 ok, 1 input error with a one-line
+message and no traceback, 2 usage error), ``--help`` everywhere.  ``verify`` and ``bench``
+take minutes, so only their ``--help`` is run."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+tiktoken = pytest.importorskip("tiktoken")
+
+from verified_bpe.vocab import tiktoken_encoding  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = ("cl100k_base", "o200k_base")
+TEXTS = [
+    "Hello, world! It's a test.\n",
+    "中文字符和日本語のテキスト 한국어 😀👍🏽 e\u0301 naïve Ωμέγα Привет",
+    "  leading\tand trailing  \n\n",
+    "def f(x):\n    return x ** 2\n",
+]
+
+
+def env() -> dict[str, str]:
+    out = dict(os.environ)
+    out["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "python"), out.get("PYTHONPATH")]))
+    out.setdefault("VERIFIED_BPE_TIKTOKEN_TIMEOUT", "5")
+    return out
+
+
+def run(*args: str, stdin: bytes = b"", cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "verified_bpe", *args],
+        input=stdin,
+        capture_output=True,
+        env=env(),
+        cwd=cwd or ROOT,
+        timeout=120,
+    )
+
+
+def ids_of(proc: subprocess.CompletedProcess) -> list[int]:
+    assert proc.returncode == 0, proc.stderr.decode()
+    return [int(w) for w in proc.stdout.split()]
+
+
+def assert_one_line_error(proc: subprocess.CompletedProcess, *needles: str) -> None:
+    """Exit status 1, a single line on stderr naming the problem, no traceback."""
+    err = proc.stderr.decode()
+    assert proc.returncode == 1, (proc.returncode, err)
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "error:" in err
+    for needle in needles:
+        assert needle in err, err
+
+
+# ---------------------------------------------------------------------------- encode
+@pytest.mark.parametrize("name", NAMES)
+def test_encode_argument_equals_tiktoken(name):
+    oracle = tiktoken_encoding(name)
+    for text in TEXTS:
+        assert ids_of(run("encode", "--encoding", name, text)) == oracle.encode(text)
+
+
+def test_encode_stdin_file_json(tmp_path):
+    text = "\n".join(TEXTS)
+    expected = tiktoken_encoding("cl100k_base").encode(text)
+    assert ids_of(run("encode", stdin=text.encode())) == expected
+    path = tmp_path / "in.txt"
+    path.write_text(text, encoding="utf-8")
+    assert ids_of(run("encode", "--file", str(path))) == expected
+    proc = run("encode", "--json", "-f", "-", stdin=text.encode())
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout) == expected
+    assert ids_of(run("encode", "--engine", "spec", "--file", str(path))) == expected
+
+
+def test_encode_special_tokens():
+    oracle = tiktoken_encoding("o200k_base")
+    text = "a<|endoftext|>b <|endofprompt|>"
+    base = ("encode", "--encoding", "o200k_base", text)
+    assert ids_of(run(*base, "--allowed-special", "all")) == oracle.encode(
+        text, allowed_special="all"
+    )
+    assert ids_of(run(*base, "--allowed-special", "<|endoftext|>", "--ordinary")) == (
+        oracle.encode_ordinary(text)
+    )
+    proc = run(*base, "--allowed-special", "<|endoftext|>")
+    assert_one_line_error(proc, "<|endofprompt|>", "--allowed-special")
+    assert_one_line_error(run("encode", "<|endoftext|>"), "<|endoftext|>")
+
+
+def test_encode_bad_input_files(tmp_path):
+    assert_one_line_error(run("encode", "--file", str(tmp_path / "missing.txt")), "missing.txt")
+    assert_one_line_error(run("encode", stdin=b"ok \xff\xfe"), "UTF-8")
+
+
+# ---------------------------------------------------------------------------- decode
+@pytest.mark.parametrize("name", NAMES)
+def test_decode_of_encode_through_pipes(name, stdlib_corpus):
+    text = "\n".join(TEXTS) + stdlib_corpus[0][1][:5000]
+    common = {"env": env(), "cwd": ROOT}
+    cmd = [sys.executable, "-m", "verified_bpe"]
+    enc = subprocess.Popen(
+        [*cmd, "encode", "--encoding", name], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        **common,
+    )
+    dec = subprocess.Popen(
+        [*cmd, "decode", "--encoding", name], stdin=enc.stdout, stdout=subprocess.PIPE, **common
+    )
+    assert enc.stdin is not None and enc.stdout is not None
+    enc.stdin.write(text.encode("utf-8"))
+    enc.stdin.close()
+    enc.stdout.close()  # the decoder owns the read end now
+    out, _ = dec.communicate(timeout=120)
+    assert enc.wait(timeout=120) == 0 and dec.returncode == 0
+    assert out == text.encode("utf-8")
+
+
+def test_decode_arguments_json_and_invalid_utf8():
+    oracle = tiktoken_encoding("cl100k_base")
+    ids = oracle.encode("日本語 text")
+    assert run("decode", *map(str, ids)).stdout.decode() == oracle.decode(ids)
+    assert run("decode", stdin=json.dumps(ids).encode()).stdout.decode() == oracle.decode(ids)
+    cut = ids[:1] + [oracle.encode_single_token(b"\xff")]  # partial character, invalid byte
+    proc = run("decode", *map(str, cut))
+    assert proc.returncode == 0 and proc.stdout.decode() == oracle.decode(cut)
+    exact = run("decode", "--bytes", *map(str, cut))
+    assert exact.stdout == oracle.decode_bytes(cut)
+
+
+def test_decode_stream_equals_batch():
+    oracle = tiktoken_encoding("cl100k_base")
+    ids = oracle.encode(TEXTS[1])
+    stdin = "\n".join(map(str, ids)).encode()
+    streamed = run("decode", "--stream", stdin=stdin)
+    assert streamed.returncode == 0
+    assert streamed.stdout.decode() == oracle.decode(ids)
+    truncated = ids[:1] + [oracle.encode_single_token(b"\xe4")]
+    proc = run("decode", "--stream", *map(str, truncated))
+    assert proc.stdout.decode() == oracle.decode(truncated)
+
+
+def test_decode_unknown_id_exit_1():
+    proc = run("decode", "15339", "999999999")
+    assert_one_line_error(proc, "unknown token id 999999999")
+    assert proc.stdout == b""
+
+
+# ---------------------------------------------------------------------------- usage
+@pytest.mark.parametrize(
+    "args", [(), ("encode",), ("decode",), ("train",), ("verify",), ("bench",)]
+)
+def test_help_exit_0(args):
+    proc = run(*args, "--help")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert b"usage:" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (),
+        ("frobnicate",),
+        ("encode", "--encoding", "p50k_base", "x"),
+        ("encode", "--engine", "turbo", "x"),
+        ("encode", "--no-such-option", "x"),
+        ("encode", "--gguf", "a.gguf", "--model", "b.model", "x"),
+        ("decode", "12", "abc"),
+        ("decode", "--bytes", "--stream", "1"),
+        ("train", "some text"),
+        ("train", "--vocab-size", "100", "-o", "x", "text"),
+        ("train", "--vocab-size", "many", "-o", "x", "text"),
+    ],
+)
+def test_bad_usage_exit_2(args):
+    proc = run(*args)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, (proc.returncode, err)
+    assert "usage:" in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------------------- train
+def test_train_then_encode_decode_with_the_model(tmp_path, stdlib_corpus):
+    train = pytest.importorskip("verified_bpe.train")
+    text = stdlib_corpus[0][1][:20_000]
+    src = tmp_path / "corpus.txt"
+    src.write_text(text, encoding="utf-8")
+    prefix = tmp_path / "out" / "tok"
+    proc = run("train", "--vocab-size", "300", "--output", str(prefix), "--file", str(src))
+    assert proc.returncode == 0, proc.stderr.decode()
+    model = Path(str(prefix) + ".model")
+    assert proc.stdout.decode().split() == [str(model), str(prefix) + ".vocab"]
+    # the same training through the Python API gives the same merges
+    reference = train.RegexTokenizer(pattern="cl100k_base")
+    reference.train(text, 300)
+    loaded = train.load_tokenizer(model)
+    assert loaded.merges == reference.merges
+    sample = "def main():\n    return 0\n"
+    ids = ids_of(run("encode", "--model", str(model), sample))
+    assert ids == reference.encode(sample)
+    back = run("decode", "--model", str(model), *map(str, ids))
+    assert back.stdout.decode() == sample
+    verbose = run("train", "--vocab-size", "260", "-o", str(prefix), "-v", text[:2000])
+    assert verbose.returncode == 0 and verbose.stderr  # progress goes to stderr
+    assert verbose.stdout.decode().split()[0] == str(model)
+
+
+def test_train_bad_model_file_exit_1(tmp_path):
+    pytest.importorskip("verified_bpe.train")
+    bad = tmp_path / "bad.model"
+    bad.write_text("not a model\n", encoding="utf-8")
+    assert_one_line_error(run("encode", "--model", str(bad), "x"), "bad.model")
+
+
+# ---------------------------------------------------------------------------- gguf
+def test_encode_with_gguf_vocabulary(tmp_path):
+    pytest.importorskip("gguf")
+    from test_gguf import good_kv, oracle, write_gguf
+    from verified_bpe.patterns import LLAMA3_PATTERN
+
+    path = write_gguf(tmp_path / "v.gguf", **good_kv())
+    for text in TEXTS:
+        ids = ids_of(run("encode", "--gguf", str(path), text))
+        assert ids == oracle("cl100k_base", LLAMA3_PATTERN).encode(text)
+        assert run("decode", "--gguf", str(path), *map(str, ids)).stdout.decode() == text
+    corrupt = tmp_path / "bad.gguf"
+    corrupt.write_bytes(b"GGUF" + b"\x00" * 3)
+    assert_one_line_error(run("encode", "--gguf", str(corrupt), "x"), "bad.gguf")
+
+
+# ---------------------------------------------------------------------------- pass-through
+def test_verify_and_bench_pass_options_through():
+    """Options go to the toolchain / bench script, whose own argparse rejects bad values
+    (exit 2) before any work; a tiny benchmark really runs (about a second)."""
+    proc = run("verify", "--route", "bogus")
+    assert proc.returncode == 2 and b"verified_bpe.toolchain" in proc.stderr
+    proc = run("bench", "--encoding", "bogus")
+    assert proc.returncode == 2 and b"bench_encode.py" in proc.stderr
+    proc = run("bench", "--mb", "0.01", "--skip-spec")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert b"verified_bpe fast" in proc.stdout
