@@ -7,6 +7,7 @@ public import Bpe.Merge
 public import Bpe.Decompose
 public import Bpe.Shuffle
 public import Bpe.WellFormed
+public import Bpe.BuildVocab
 public import Bpe.Utf8
 public import Bpe.Encode
 public import Bpe.Roundtrip

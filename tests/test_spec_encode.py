@@ -177,3 +177,12 @@ def test_theorem_needs_well_formedness():
     vocab[256] = b"ba"  # not the concatenation
     assert enc.decode(vocab, IDENTITY, enc.encode(merges, IDENTITY, "ab")) != "ab"
     assert roundtrip.theorem_ascii_bpe_roundtrip(merges, vocab, IDENTITY, IDENTITY, "ab")
+
+
+@given(well_formed_tables(), st.binary(max_size=60))
+def test_fuel_is_sufficient(tables, chunk):
+    merges, _vocab, shuffle = tables
+    assert enc.lemma_fuel_sufficient(merges, shuffle, chunk)
+    # brute force: with unbounded fuel the loop ends at the same list
+    ids = [shuffle[b] for b in chunk]
+    assert enc.encode_loop(merges, 10**9, ids) == enc.encode_chunk(merges, shuffle, chunk)

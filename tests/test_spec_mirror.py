@@ -24,6 +24,7 @@ MODULES = {
     "Decompose": "decompose",
     "Shuffle": "shuffle",
     "WellFormed": "well_formed",
+    "BuildVocab": "build_vocab",
     "Utf8": "utf8",
     "Encode": "encode",
     "Roundtrip": "roundtrip",

@@ -42,19 +42,6 @@ def checkWellFormed (merges : Merges) (vocab : Vocab) (byteShuffle : UInt8 → U
   checkBaseTokens vocab && merges.all (checkMergeEntry vocab) && checkInjective vocab &&
     checkShuffle byteShuffle
 
-theorem mem_of_lookup_eq_some {α β : Type} [BEq α] [LawfulBEq α] :
-    ∀ {v : List (α × β)} {i : α} {t : β}, v.lookup i = some t → (i, t) ∈ v
-  | [], _, _, h => by simp [List.lookup] at h
-  | (k, x) :: v, i, t, h => by
-    by_cases hk : i = k
-    · subst hk
-      simp [List.lookup] at h
-      subst h
-      exact List.mem_cons_self
-    · have hne : (i == k) = false := by simpa using hk
-      simp only [List.lookup, hne] at h
-      exact List.mem_cons_of_mem _ (mem_of_lookup_eq_some h)
-
 theorem UInt8.ofNat_toNat' (b : UInt8) : UInt8.ofNat b.toNat = b := by simp
 
 theorem checkWellFormed_sound (merges : Merges) (vocab : Vocab) (byteShuffle : UInt8 → UInt8)

@@ -13,7 +13,9 @@ vocabularies are association lists (`List.lookup`), i.e. arbitrary finite maps, 
 theorems quantify over all of them and the same functions run on concrete tables.
 Lemma 6 (`decodeBytes_append`): decoding distributes over `++`. Lemma 1
 (`decodeBytes_merge`): if the vocabulary entry of the new id is the concatenation of the
-entries of the pair, merging does not change the decoded bytes.
+entries of the pair, merging does not change the decoded bytes. For the termination of
+the encoder: the pairs counted by `getStats` are exactly the adjacent pairs, `bestMerge`
+returns one of them, and merging a pair that occurs makes the list strictly shorter.
 -/
 
 @[expose] public section
@@ -143,5 +145,88 @@ theorem length_merge_le (pair : Nat × Nat) (idx : Nat) :
       rw [merge, if_pos hab]; simp; omega
     · have ih := length_merge_le pair idx (b :: rest)
       rw [merge, if_neg hab]; simp at ih ⊢; omega
+
+/-- Merging a pair that occurs in the list makes it strictly shorter. -/
+theorem length_merge_lt (idx : Nat) :
+    ∀ (ids : List Nat) (p : Nat × Nat), p ∈ adjacentPairs ids →
+      (merge ids p idx).length < ids.length
+  | [], _, h => by simp [adjacentPairs] at h
+  | [_], _, h => by simp [adjacentPairs] at h
+  | a :: b :: rest, p, h => by
+    by_cases hab : (a == p.1 && b == p.2) = true
+    · have := length_merge_le p idx rest
+      rw [merge, if_pos hab]; simp; omega
+    · rw [merge, if_neg hab]
+      simp only [adjacentPairs, List.mem_cons] at h
+      rcases h with rfl | h
+      · simp at hab
+      · have := length_merge_lt idx (b :: rest) p h
+        simp at this ⊢; omega
+
+theorem mem_bumpCount (p q : Nat × Nat) :
+    ∀ acc : List ((Nat × Nat) × Nat),
+      q ∈ (bumpCount p acc).map Prod.fst ↔ q = p ∨ q ∈ acc.map Prod.fst
+  | [] => by simp [bumpCount]
+  | (r, c) :: rest => by
+    have ih := mem_bumpCount p q rest
+    by_cases hr : (r == p) = true
+    · have hrp : r = p := by simpa using hr
+      simp only [bumpCount, if_pos hr, List.map_cons, List.mem_cons]
+      subst hrp
+      by_cases hq : q = r <;> simp [hq]
+    · simp only [bumpCount, if_neg hr, List.map_cons, List.mem_cons, ih]
+      have hrp : r ≠ p := by simpa using hr
+      by_cases hq : q = r <;> by_cases hq' : q = p <;> simp_all
+
+theorem mem_foldl_bumpCount (q : Nat × Nat) :
+    ∀ (ps : List (Nat × Nat)) (acc : List ((Nat × Nat) × Nat)),
+      q ∈ (ps.foldl (fun acc p => bumpCount p acc) acc).map Prod.fst ↔
+        q ∈ ps ∨ q ∈ acc.map Prod.fst
+  | [], acc => by simp
+  | p :: ps, acc => by
+    rw [List.foldl_cons, mem_foldl_bumpCount q ps, mem_bumpCount]
+    simp only [List.mem_cons]
+    constructor
+    · rintro (h | h | h) <;> simp_all
+    · rintro ((h | h) | h) <;> simp_all
+
+/-- The pairs counted by `getStats` are exactly the adjacent pairs. -/
+theorem mem_getStats (q : Nat × Nat) (ids : List Nat) :
+    q ∈ (getStats ids).map Prod.fst ↔ q ∈ adjacentPairs ids := by
+  simp [getStats, mem_foldl_bumpCount]
+
+/-- `bestMerge` picks one of the pairs it is given. -/
+theorem bestMerge_mem (merges : Merges) :
+    ∀ (stats : List ((Nat × Nat) × Nat)) (p : Nat × Nat) (idx : Nat),
+      bestMerge merges stats = some (p, idx) → p ∈ stats.map Prod.fst
+  | [], _, _, h => by simp [bestMerge] at h
+  | (q, c) :: rest, p, idx, h => by
+    have ih := bestMerge_mem merges rest
+    unfold bestMerge at h
+    cases hq : merges.lookup q with
+    | none => rw [hq] at h; exact List.mem_cons_of_mem _ (ih p idx h)
+    | some i =>
+      cases hr : bestMerge merges rest with
+      | none =>
+        rw [hq, hr] at h
+        simp only [Option.some.injEq, Prod.mk.injEq] at h
+        obtain ⟨rfl, rfl⟩ := h
+        exact List.mem_cons_self
+      | some r =>
+        obtain ⟨q', j⟩ := r
+        rw [hq, hr] at h
+        by_cases hji : j < i
+        · simp only [hji, if_true, Option.some.injEq, Prod.mk.injEq] at h
+          obtain ⟨rfl, rfl⟩ := h
+          exact List.mem_cons_of_mem _ (ih _ _ hr)
+        · simp only [hji, if_false, Option.some.injEq, Prod.mk.injEq] at h
+          obtain ⟨rfl, rfl⟩ := h
+          exact List.mem_cons_self
+
+/-- Applying the best merge of a list makes it strictly shorter. -/
+theorem length_merge_lt_of_bestMerge (merges : Merges) (ids : List Nat) (p : Nat × Nat)
+    (idx : Nat) (h : bestMerge merges (getStats ids) = some (p, idx)) :
+    (merge ids p idx).length < ids.length :=
+  length_merge_lt idx ids p ((mem_getStats p ids).mp (bestMerge_mem merges _ p idx h))
 
 end Bpe

@@ -37,13 +37,15 @@ theorem WellFormed.shuffle_cancel {merges : Merges} {vocab : Vocab} {byteShuffle
 /-- The 256 base tokens `i ↦ [i]`. -/
 def baseVocab : Vocab := (List.range 256).map fun i => (i, [UInt8.ofNat i])
 
-/-- `build_vocab`: in merge order, `vocab[idx] ← vocab[p0] ++ vocab[p1]` (a later entry
-shadows an earlier one, like a dictionary assignment; a merge whose parts are not yet
-defined is skipped — the Python mirror raises instead). -/
-def buildVocab (merges : Merges) : Vocab :=
-  merges.foldl (init := baseVocab) fun v m =>
-    match v.lookup m.1.1, v.lookup m.1.2 with
-    | some a, some b => (m.2, a ++ b) :: v
-    | _, _ => v
+/-- One step of `build_vocab`: `vocab[idx] ← vocab[p0] ++ vocab[p1]` (the new head shadows an
+earlier entry, like a dictionary assignment; a merge whose parts are not yet defined is
+skipped — the Python mirror raises instead). -/
+def buildStep (v : Vocab) (m : (Nat × Nat) × Nat) : Vocab :=
+  match v.lookup m.1.1, v.lookup m.1.2 with
+  | some a, some b => (m.2, a ++ b) :: v
+  | _, _ => v
+
+/-- `build_vocab`: the base tokens, then `buildStep` for each merge in order. -/
+def buildVocab (merges : Merges) : Vocab := merges.foldl buildStep baseVocab
 
 end Bpe

@@ -15,6 +15,7 @@ Lean module         Python module          notes
 ``Bpe.Decompose``   :mod:`.decompose`      ``recover_merges``: Python only
 ``Bpe.Shuffle``     :mod:`.shuffle`        ``byte_shuffle_from_ranks``: Python only
 ``Bpe.WellFormed``  :mod:`.well_formed`
+``Bpe.BuildVocab``  :mod:`.build_vocab`     Lemma 5
 ``Bpe.Utf8``        :mod:`.utf8`
 ``Bpe.Encode``      :mod:`.encode`         ``encode`` rejects non-ASCII text
 ``Bpe.Roundtrip``   :mod:`.roundtrip`      theorems as executable checks

@@ -43,12 +43,23 @@ def encode_chunk(
     merges: Mapping[tuple[int, int], int], byte_shuffle: Sequence[int], chunk: bytes
 ) -> list[int]:
     """``encode_chunk``: shuffle the bytes, then merge until no pair has a merge (fuel = chunk
-    length, enough because each merge shortens the list).
+    length, enough because each merge shortens the list: Lean ``Bpe.Encode.bestMerge_encodeChunk``,
+    checked by :func:`lemma_fuel_sufficient`).
 
     Lean: ``Bpe.Encode.encodeChunk``.
     """
     ids = [byte_shuffle[b] for b in chunk]
     return encode_loop(merges, len(ids), ids)
+
+
+def lemma_fuel_sufficient(
+    merges: Mapping[tuple[int, int], int], byte_shuffle: Sequence[int], chunk: bytes
+) -> bool:
+    """Fuel sufficiency: the result of ``encode_chunk`` has no adjacent pair with a merge.
+
+    Lean: ``Bpe.Encode.bestMerge_encodeChunk``.
+    """
+    return best_merge(merges, get_stats(encode_chunk(merges, byte_shuffle, chunk))) is None
 
 
 def decode_chunk(

@@ -117,19 +117,30 @@ def base_vocab() -> dict[int, bytes]:
     return {i: bytes([i]) for i in range(256)}
 
 
-def build_vocab(merges: Mapping[tuple[int, int], int]) -> dict[int, bytes]:
-    """``vocab[i] = [i]`` for ``i < 256``, then for each merge in insertion order
-    ``vocab[idx] = vocab[p0] ++ vocab[p1]``.
+def build_step(
+    vocab: dict[int, bytes], m: tuple[tuple[int, int], int]
+) -> dict[int, bytes]:
+    """One step of ``build_vocab``: ``vocab[idx] = vocab[p0] ++ vocab[p1]`` (updates ``vocab``
+    in place and returns it).
 
-    Lean: ``Bpe.WellFormed.buildVocab``.  A later entry overwrites an earlier one (Lean: a new
+    Lean: ``Bpe.WellFormed.buildStep``.  A later entry overwrites an earlier one (Lean: a new
     head shadows it).  Lean skips a merge whose parts are not defined yet; Python raises
     :class:`~verified_bpe.errors.MalformedVocabError` instead.
     """
+    (p0, p1), idx = m
+    if p0 not in vocab or p1 not in vocab:
+        raise MalformedVocabError(f"merge ({p0}, {p1}) -> {idx} uses an id that is not defined yet")
+    vocab[idx] = vocab[p0] + vocab[p1]
+    return vocab
+
+
+def build_vocab(merges: Mapping[tuple[int, int], int]) -> dict[int, bytes]:
+    """``vocab[i] = [i]`` for ``i < 256``, then :func:`build_step` for each merge in
+    insertion order.
+
+    Lean: ``Bpe.WellFormed.buildVocab``.
+    """
     vocab = base_vocab()
-    for (p0, p1), idx in merges.items():
-        if p0 not in vocab or p1 not in vocab:
-            raise MalformedVocabError(
-                f"merge ({p0}, {p1}) -> {idx} uses an id that is not defined yet"
-            )
-        vocab[idx] = vocab[p0] + vocab[p1]
+    for m in merges.items():
+        build_step(vocab, m)
     return vocab

@@ -1,0 +1,372 @@
+"""Kernel-evaluation cross-check (route 1): Lean ⇄ Python reference ⇄ tiktoken.
+
+Writes a Lean module holding a real vocabulary slice (the first ``n`` ranks of
+``cl100k_base`` or ``o200k_base``; a truncated BPE rank table is itself a rank table) and
+facts ``encode merges shuffle "<text>" = [ids] := by decide +kernel``.  The expected ids come
+from **tiktoken** run on the same truncated ranks (``tiktoken.Encoding`` built from the
+slice); the Python reference (:mod:`verified_bpe.spec`) must give the same ids before the
+file is written, else :class:`CrossCheckError`.  The module also proves
+``checkWellFormed merges (buildVocab merges) shuffle = true`` by kernel evaluation and
+derives the roundtrip theorem for the slice from ``Bpe.ascii_bpe_roundtrip_of_check``.
+
+* cl100k_base: whole texts through the proven ASCII pre-tokenizer ``Bpe.encode``; tiktoken
+  runs with the seed's split pattern (:data:`~verified_bpe.patterns.CL100K_PATTERN_ORIGINAL`;
+  tiktoken 0.14's pattern adds a ``\\s++$`` branch, see README).
+* o200k_base: the o200k pre-tokenizer is not formalised in Lean, so each fact encodes the
+  chunks that o200k's regex produces (``(chunks.map stringBytes).flatMap (encodeChunk …)``)
+  and compares with tiktoken's ids for the whole text.
+
+Run ``python -m verified_bpe.crosscheck --help``; the test is ``tests/test_crosscheck_lean.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import BpeError
+from .patterns import CL100K_PATTERN_ORIGINAL, O200K_PATTERN, compile_pattern
+from .spec import pretokenize as pt
+from .spec.decompose import recover_merges
+from .spec.encode import encode, encode_chunk
+from .spec.shuffle import byte_shuffle_from_ranks
+
+ENCODINGS = ("cl100k_base", "o200k_base")
+#: Lean module name per encoding (file ``<out>/BpeCross/<name>.lean``).
+MODULE_NAMES = {"cl100k_base": "Cl100k", "o200k_base": "O200k"}
+BRANCHES = (
+    "contraction",
+    "word",
+    "digits",
+    "punct",
+    "newline_ws",
+    "trailing_ws",
+    "other_ws",
+    "fallback",
+)
+
+
+class CrossCheckError(BpeError):
+    """The Python reference and tiktoken disagree on a text (nothing is written)."""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One text with tiktoken's ids; ``chunks`` is the regex split (o200k only)."""
+
+    text: str
+    ids: tuple[int, ...]
+    chunks: tuple[str, ...] | None = None
+
+
+@dataclass
+class Slice:
+    """The first ``n`` ranks of an encoding and the spec tables derived from them."""
+
+    name: str
+    n: int
+    ranks: dict[bytes, int]
+    merges: dict[tuple[int, int], int] = field(init=False)
+    shuffle: list[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.merges = recover_merges(self.ranks)
+        self.shuffle = byte_shuffle_from_ranks(self.ranks)
+
+
+def slice_ranks(ranks: Mapping[bytes, int], n: int) -> dict[bytes, int]:
+    """The ranks below ``n`` (must include all 256 single bytes)."""
+    sliced = {b: r for b, r in ranks.items() if r < n}
+    if len(sliced) != n or any(bytes([b]) not in sliced for b in range(256)):
+        raise CrossCheckError(f"the first {n} ranks are not a rank table with all 256 bytes")
+    return sliced
+
+
+def load_slice(name: str, n: int) -> Slice:
+    from .vocab import load_ranks
+
+    return Slice(name, n, slice_ranks(load_ranks(name), n))
+
+
+def oracle(sl: Slice):  # -> tiktoken.Encoding
+    """tiktoken on the truncated ranks, with the split pattern the Lean facts use."""
+    import tiktoken
+
+    pattern = CL100K_PATTERN_ORIGINAL if sl.name == "cl100k_base" else O200K_PATTERN
+    return tiktoken.Encoding(
+        name=f"{sl.name}_first{sl.n}",
+        pat_str=pattern,
+        mergeable_ranks=sl.ranks,
+        special_tokens={},
+    )
+
+
+# ------------------------------------------------------------------------------- texts
+def branch_at(data: bytes, i: int) -> int:
+    """Index in :data:`BRANCHES` of the pre-tokenizer branch that produces the chunk at ``i``."""
+    lengths = [
+        pt.match_contraction(data, i),
+        pt.match_word(data, i),
+        pt.match_digits(data, i),
+        pt.match_punct(data, i),
+        pt.match_newline_ws(data, i),
+        pt.match_trailing_ws(data, i),
+        pt.match_other_ws(data, i),
+    ]
+    return next((k for k, n in enumerate(lengths) if n), 7)
+
+
+def branches_hit(text: str) -> set[int]:
+    data = text.encode("ascii")
+    hit, i = set(), 0
+    for chunk in pt.pre_tokenize_ascii(data):
+        hit.add(branch_at(data, i))
+        i += len(chunk)
+    return hit
+
+
+_PUNCT = "!?.,;:()[]{}<>-+*/=_\"'#$%&@^`|~\\"
+_WORDS = ["the", "Token", "ization", "BPE", "of", "a", "I", "we", "HELLO", "x", "don", "it"]
+_PIECES = [
+    lambda r: r.choice(_WORDS),
+    lambda r: r.choice(["'s", "'t", "'re", "'ve", "'m", "'ll", "'d", "'S", "'LL", "'x"]),
+    lambda r: "".join(r.choice("0123456789") for _ in range(r.randint(1, 7))),
+    lambda r: "".join(r.choice(_PUNCT) for _ in range(r.randint(1, 3)))
+    + r.choice(["", "", "\n", "\r\n", "\n\n"]),
+    lambda r: r.choice([" ", "  ", "   ", "\t", " \t "]),
+    lambda r: r.choice(["\n", "\r\n", " \n", "\n\n", "  \n ", "\t\n"]),
+    lambda r: r.choice(["\x01", "\x1f", "\x7f", "\x0b", "\x0c"]),
+]
+
+
+def covering_ascii_strings(count: int, seed: int = 0, max_len: int = 32) -> list[str]:
+    """``count`` seeded random ASCII strings from a grammar of the branches' pieces; raises
+    unless each of the seven pattern branches occurs in some string (the 1-byte fallback
+    is reached only by non-ASCII bytes)."""
+    rng = random.Random(seed)
+    texts: list[str] = []
+    hit: set[int] = set()
+    while len(texts) < count:
+        text = ""
+        while len(text) < rng.randint(4, max_len):
+            text += rng.choice(_PIECES)(rng)
+        text = text[:max_len]
+        if text and text not in texts:
+            texts.append(text)
+            hit |= branches_hit(text)
+    missing = [BRANCHES[k] for k in range(7) if k not in hit]
+    if missing:
+        raise CrossCheckError(f"generated strings miss branches {missing}; raise count")
+    return texts
+
+
+def real_lines(count: int, max_len: int = 48) -> list[str]:
+    """ASCII lines of real text: the docstrings and comments of the standard library's
+    top-level modules (deterministic: sorted files, first lines that fit)."""
+    import sysconfig
+
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    lines: list[str] = []
+    for path in sorted(stdlib.glob("*.py")):
+        for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            line = raw.strip()
+            if line.startswith("#"):
+                line = line.lstrip("# ")
+            if 12 <= len(line) <= max_len and line.isascii() and line not in lines:
+                lines.append(line + "\n" if len(lines) % 3 == 0 else line)
+                break
+        if len(lines) >= count:
+            break
+    return lines
+
+
+# ------------------------------------------------------------------------------- facts
+def make_facts(sl: Slice, texts: Sequence[str]) -> list[Fact]:
+    """tiktoken's ids for every text; raise if the Python reference disagrees."""
+    enc = oracle(sl)
+    facts = []
+    for text in texts:
+        ids = tuple(enc.encode_ordinary(text))
+        if sl.name == "cl100k_base":
+            mine = tuple(encode(sl.merges, sl.shuffle, text))
+            chunks = None
+        else:
+            chunk_list = compile_pattern(O200K_PATTERN).findall(text)
+            mine = tuple(
+                i
+                for c in chunk_list
+                for i in encode_chunk(sl.merges, sl.shuffle, c.encode("utf-8"))
+            )
+            chunks = tuple(chunk_list)
+        if mine != ids:
+            raise CrossCheckError(
+                f"{sl.name}: {text!r}: Python {list(mine)} != tiktoken {list(ids)}"
+            )
+        facts.append(Fact(text, ids, chunks))
+    return facts
+
+
+# ------------------------------------------------------------------------------- Lean
+def lean_string(s: str) -> str:
+    """A Lean string literal for ``s``."""
+    out = []
+    for c in s:
+        if c in '"\\':
+            out.append("\\" + c)
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\t":
+            out.append("\\t")
+        elif c == "\r":
+            out.append("\\r")
+        elif ord(c) < 32 or ord(c) == 127:
+            out.append(f"\\x{ord(c):02x}")
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
+
+
+def _ids(ids: Sequence[int]) -> str:
+    return "[" + ", ".join(map(str, ids)) + "]"
+
+
+def _wrap(items: list[str], indent: str = "  ", width: int = 96) -> str:
+    lines, line = [], indent
+    for k, item in enumerate(items):
+        piece = item + ("," if k < len(items) - 1 else "")
+        if len(line) + len(piece) + 1 > width and line.strip():
+            lines.append(line.rstrip())
+            line = indent
+        line += piece + " "
+    lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def fact_lhs(sl: Slice, fact: Fact) -> str:
+    if fact.chunks is None:
+        return f"encode merges shuffle {lean_string(fact.text)}"
+    chunks = "[" + ", ".join(lean_string(c) for c in fact.chunks) + "]"
+    return f"(({chunks} : List String).map stringBytes).flatMap (encodeChunk merges shuffle)"
+
+
+#: marks the line of each fact, so that a failing line maps back to its text
+FACT_MARK = "-- fact "
+
+
+def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
+                  well_formed: bool = True) -> str:
+    """The Lean source of the cross-check module for one slice."""
+    mod = MODULE_NAMES[sl.name]
+    merges = [f"(({p0}, {p1}), {idx})" for (p0, p1), idx in sl.merges.items()]
+    shuffle = [str(b) for b in sl.shuffle]
+    out = [
+        "module",
+        "",
+        "public import Bpe",
+        "",
+        "/-!",
+        f"# Cross-check: the first {sl.n} ranks of `{sl.name}` (generated)",
+        "",
+        "Generated by `python -m verified_bpe.crosscheck`; do not edit. Expected ids come from",
+        "tiktoken on the same truncated ranks and were matched by the Python reference before",
+        "this file was written. Every fact is checked by kernel evaluation of the spec.",
+        "-/",
+        "",
+        "set_option maxRecDepth 200000",
+        "set_option maxHeartbeats 0",
+        "",
+        "open Bpe",
+        "",
+        f"namespace BpeCross.{mod}",
+        "",
+        "noncomputable section",
+        "",
+        f"/-- The merges of the first {sl.n} ranks (pair of ranks ↦ rank), in rank order. -/",
+        "def merges : Merges := [",
+        _wrap(merges),
+        "]",
+        "",
+        "/-- Byte `b` ↦ the rank of the single-byte token `[b]`. -/",
+        "def shuffleTable : List UInt8 := [",
+        _wrap(shuffle),
+        "]",
+        "",
+        "def shuffle (b : UInt8) : UInt8 := shuffleTable.getD b.toNat 0",
+        "",
+        "end",
+        "",
+    ]
+    if well_formed:
+        out += [
+            "/-- The slice passes the checker proven sound (`Bpe.checkWellFormed_sound`). -/",
+            "theorem wellFormed : checkWellFormed merges (buildVocab merges) shuffle = true := by",
+            "  decide +kernel",
+            "",
+            f"/-- The roundtrip theorem for this real vocabulary slice of `{sl.name}`. -/",
+            "theorem roundtrip (s : String) (hs : IsAsciiString s) :",
+            "    decode (buildVocab merges) (invertShuffle shuffle) (encode merges shuffle s) =",
+            "      some s :=",
+            "  ascii_bpe_roundtrip_of_check merges (buildVocab merges) shuffle wellFormed s hs",
+            "",
+        ]
+    for k, fact in enumerate(facts):
+        out.append(f"{FACT_MARK}{k}")
+        out.append(f"example : {fact_lhs(sl, fact)} =")
+        out.append(f"    {_ids(fact.ids)} := by decide +kernel")
+    out.append("")
+    for k, fact in enumerate(facts[:reduce_sample]):
+        out.append(f"-- reduce {k}")
+        out.append(f"#reduce {fact_lhs(sl, fact)}")
+    out += ["", f"end BpeCross.{mod}", ""]
+    return "\n".join(out)
+
+
+FACT_LINE = re.compile(r"^" + re.escape(FACT_MARK) + r"(\d+)$")
+
+
+def fact_lines(source: str) -> dict[int, int]:
+    """1-based line number of each fact's ``example`` ↦ fact index (and its next line)."""
+    lines = {}
+    for no, line in enumerate(source.splitlines(), start=1):
+        m = FACT_LINE.match(line)
+        if m:
+            lines[no + 1] = lines[no + 2] = int(m.group(1))
+    return lines
+
+
+def default_texts(n_generated: int, n_lines: int, seed: int = 0) -> list[str]:
+    return covering_ascii_strings(n_generated, seed) + real_lines(n_lines)
+
+
+def write_module(out_dir: Path, sl: Slice, facts: Sequence[Fact], **kw) -> Path:
+    path = out_dir / "BpeCross" / f"{MODULE_NAMES[sl.name]}.lean"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render_module(sl, facts, **kw), encoding="utf-8")
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m verified_bpe.crosscheck", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--encoding", choices=ENCODINGS, default="cl100k_base")
+    ap.add_argument("--ranks", type=int, default=1000, help="slice size (default 1000)")
+    ap.add_argument("--generated", type=int, default=150, help="generated ASCII strings")
+    ap.add_argument("--lines", type=int, default=50, help="lines of real text")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--reduce", type=int, default=3, help="facts also shown by #reduce")
+    ap.add_argument("--out", type=Path, default=Path(".cache/crosscheck"))
+    args = ap.parse_args(argv)
+    sl = load_slice(args.encoding, args.ranks)
+    facts = make_facts(sl, default_texts(args.generated, args.lines, args.seed))
+    path = write_module(args.out, sl, facts, reduce_sample=args.reduce)
+    print(f"{path}: {len(facts)} facts, {sl.n} ranks ({len(sl.merges)} merges)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

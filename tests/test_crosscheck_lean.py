@@ -1,0 +1,154 @@
+"""Route 1 of the cross-check: Lean's kernel evaluates the spec on real vocabulary slices
+and must agree with tiktoken (and the Python reference) on every fact.
+
+The fast tests check the generator against independent oracles (the `regex` module for
+branch coverage, Python's own string parsing for the Lean literals, a planted disagreement).
+The `lean`-marked tests run the offline Lean on the generated modules (minutes each).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import regex
+
+from verified_bpe import crosscheck as cc
+from verified_bpe.patterns import CL100K_PATTERN_ORIGINAL
+
+REPO = Path(__file__).resolve().parents[1]
+
+#: facts per encoding in the Lean run (measured cost: see README, "Cross-check")
+N_GENERATED = 150
+N_LINES = 50
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """Top-level alternatives of a regex (split at `|` outside groups and classes)."""
+    parts, depth, cls, cur, i = [], 0, False, "", 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            cur += pattern[i : i + 2]
+            i += 2
+            continue
+        if cls:
+            cls = ch != "]"
+        elif ch == "[":
+            cls = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(cur)
+            cur = ""
+            i += 1
+            continue
+        cur += ch
+        i += 1
+    return [*parts, cur]
+
+
+def test_generated_strings_hit_every_branch_of_the_regex():
+    alts = _alternatives(CL100K_PATTERN_ORIGINAL)
+    assert len(alts) == 7
+    grouped = regex.compile("|".join(f"({a})" for a in alts))
+    texts = cc.covering_ascii_strings(N_GENERATED, seed=0)
+    hit = set()
+    for text in texts:
+        for m in grouped.finditer(text):
+            hit.add(m.lastindex)
+    assert hit == set(range(1, 8))
+
+
+def test_lean_string_literals_match_python():
+    # Lean's escapes \n \t \r \\ \" \xHH are Python's too: parse the literal back
+    for text in cc.covering_ascii_strings(200, seed=3) + ["a\"b\\c", "\x00\x7f"]:
+        literal = cc.lean_string(text)
+        assert literal.startswith('"') and literal.endswith('"')
+        assert eval(literal) == text  # noqa: S307 - a string literal we produced
+
+
+def test_python_and_tiktoken_disagreement_is_refused(monkeypatch):
+    sl = cc.load_slice("cl100k_base", 1000)
+    real = cc.oracle
+
+    class Wrong:
+        def __init__(self, enc):
+            self.enc = enc
+
+        def encode_ordinary(self, text):
+            ids = self.enc.encode_ordinary(text)
+            return [ids[0] + 1, *ids[1:]]
+
+    monkeypatch.setattr(cc, "oracle", lambda s: Wrong(real(s)))
+    with pytest.raises(cc.CrossCheckError, match="Python"):
+        cc.make_facts(sl, ["Hello world"])
+
+
+@pytest.mark.parametrize("name", cc.ENCODINGS)
+def test_facts_agree_with_tiktoken_default_pattern_where_chunks_agree(name):
+    """The expected ids are tiktoken's (on the slice); for o200k they are the ids of the real
+    o200k pre-tokenizer, for cl100k of the seed's pattern."""
+    sl = cc.load_slice(name, 1000)
+    facts = cc.make_facts(sl, cc.default_texts(40, 10))
+    enc = cc.oracle(sl)
+    assert all(list(f.ids) == enc.encode_ordinary(f.text) for f in facts)
+    if name == "o200k_base":
+        assert all("".join(f.chunks) == f.text for f in facts)
+
+
+# ---------------------------------------------------------------------- Lean runs
+def _lean():
+    from verified_bpe.toolchain.build import Builder
+    from verified_bpe.toolchain.runner import LeanRunner
+
+    runner = LeanRunner(REPO, REPO / ".cache", log=lambda *_: None)
+    builder = Builder(REPO, runner, jobs=1, log=lambda *_: None)
+    builder.build(scan=True)  # cached after `make verify`
+    return runner, builder
+
+
+def _check(source: str, name: str):
+    runner, builder = _lean()
+    path = REPO / ".cache" / "crosscheck" / "BpeCross" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(source, encoding="utf-8")
+    return runner.check(path, [builder.out_dir]), path
+
+
+REDUCED = re.compile(r"^\[[\d,\s]*\]$", re.M)
+
+
+@pytest.mark.lean
+@pytest.mark.slow
+@pytest.mark.parametrize("name", cc.ENCODINGS)
+def test_lean_kernel_agrees_with_tiktoken(name, tally):
+    sl = cc.load_slice(name, 1000)
+    facts = cc.make_facts(sl, cc.default_texts(N_GENERATED, N_LINES))
+    source = cc.render_module(sl, facts, reduce_sample=3)
+    result, _ = _check(source, f"{cc.MODULE_NAMES[name]}.lean")
+    lines = cc.fact_lines(source)
+    failed = sorted({lines[m.line] for m in result.errors if m.line in lines})
+    report = [f"{facts[k].text!r}: tiktoken = Python = {list(facts[k].ids)}" for k in failed]
+    assert result.ok, "\n".join(report) + "\n" + result.output[-3000:]
+    # Lean's own output for the sample, beside tiktoken's
+    reduced = [eval(m) for m in REDUCED.findall(result.output)]  # noqa: S307 - id lists
+    assert reduced == [list(f.ids) for f in facts[:3]], result.output[-3000:]
+    tally(f"crosscheck {name}: facts checked by the Lean kernel", len(facts))
+    tally(f"crosscheck {name}: Lean seconds", int(result.seconds))
+    tally(f"crosscheck {name}: Lean peak RSS MiB", result.peak_rss_kib // 1024)
+
+
+@pytest.mark.lean
+def test_planted_wrong_id_fails_the_lean_check():
+    sl = cc.load_slice("cl100k_base", 1000)
+    facts = cc.make_facts(sl, ["Hello world", " tokenization"])
+    wrong = cc.Fact(facts[1].text, (facts[1].ids[0] + 1, *facts[1].ids[1:]))
+    source = cc.render_module(sl, [facts[0], wrong], well_formed=False)
+    result, _ = _check(source, "Planted.lean")
+    assert not result.ok
+    lines = cc.fact_lines(source)
+    assert {lines.get(m.line) for m in result.errors} == {1}, result.output[-3000:]
