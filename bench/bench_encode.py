@@ -17,47 +17,20 @@ tiktoken's ids.
 from __future__ import annotations
 
 import argparse
-import gettext
 import sys
-import sysconfig
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
+from verified_bpe.corpus import locale_texts, stdlib_text  # noqa: E402
 from verified_bpe.tokenizer import Tokenizer  # noqa: E402
 from verified_bpe.vocab import tiktoken_encoding  # noqa: E402
 
 
-def stdlib_text(limit: int) -> str:
-    parts: list[str] = []
-    size = 0
-    for path in sorted(Path(sysconfig.get_paths()["stdlib"]).glob("*.py")):
-        text = path.read_text(encoding="utf-8", errors="replace")
-        parts.append(text)
-        size += len(text.encode("utf-8"))
-        if size >= limit:
-            break
-    return "".join(parts)
-
-
 def locale_text(limit: int) -> str:
-    parts: list[str] = []
-    size = 0
-    for mo in sorted(Path("/usr/share/locale").glob("*/LC_MESSAGES/*.mo")):
-        try:
-            with mo.open("rb") as fh:
-                catalog = gettext.GNUTranslations(fh)._catalog  # type: ignore[attr-defined]
-        except (OSError, UnicodeDecodeError, ValueError):
-            continue
-        for key, value in catalog.items():
-            if key and isinstance(value, str):
-                parts.append(value)
-                size += len(value.encode("utf-8"))
-        if size >= limit:
-            break
-    return "\n".join(parts)
+    return "\n".join(text for _, text in locale_texts(max_bytes=limit))
 
 
 def corpus(kind: str, megabytes: float) -> str:

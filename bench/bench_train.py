@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-import sysconfig
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
+from verified_bpe import corpus  # noqa: E402
 from verified_bpe.patterns import PATTERNS, pre_tokenize_regex  # noqa: E402
 from verified_bpe.train import BasicTokenizer, RegexTokenizer  # noqa: E402
 
@@ -35,15 +35,7 @@ Pair = tuple[int, int]
 def stdlib_text(megabytes: float) -> str:
     """The first ``megabytes`` MB of the standard library's top-level ``*.py`` files."""
     limit = int(megabytes * 1_000_000)
-    parts: list[str] = []
-    size = 0
-    for path in sorted(Path(sysconfig.get_paths()["stdlib"]).glob("*.py")):
-        text = path.read_text(encoding="utf-8", errors="replace")
-        parts.append(text)
-        size += len(text.encode("utf-8"))
-        if size >= limit:
-            break
-    return "".join(parts).encode("utf-8")[:limit].decode("utf-8", errors="ignore")
+    return corpus.stdlib_text(limit).encode("utf-8")[:limit].decode("utf-8", errors="ignore")
 
 
 def naive_train(chunks: list[bytes], num_merges: int) -> dict[Pair, int]:

@@ -3,10 +3,8 @@ and a tally of differential cases that is printed at the end of the run."""
 
 from __future__ import annotations
 
-import gettext
 import os
 import sys
-import sysconfig
 from collections import Counter
 from pathlib import Path
 
@@ -16,6 +14,9 @@ from hypothesis import HealthCheck, settings
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT / "python") not in sys.path:
     sys.path.insert(0, str(ROOT / "python"))
+
+from verified_bpe import corpus  # noqa: E402
+from verified_bpe.corpus import read_text, stdlib_dir, stdlib_python_files  # noqa: E402, F401
 
 # Offline machines: do not wait for tiktoken's download attempt more than a moment.
 os.environ.setdefault("VERIFIED_BPE_TIKTOKEN_TIMEOUT", "5")
@@ -35,6 +36,55 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 ENCODINGS = ("cl100k_base", "o200k_base")
+
+# Unicode snippets that hypothesis glues together: scripts, combining marks, emoji
+# sequences, case-folding and compatibility oddities, Unicode spaces and line breaks.
+UNICODE_SNIPPETS = (
+    "héllo",
+    "naïve",
+    "Ωμέγα",
+    "Привет",
+    "日本語",
+    "中文字符",
+    "한국어",
+    "עברית",
+    "مرحبا",
+    "हिन्दी",
+    "ไทย",
+    "e\u0301",
+    "\u0301",
+    "😀",
+    "👍🏽",
+    "👨‍👩‍👧",
+    "ſ",
+    "'ſ",
+    "'ſt",
+    "\u212a",
+    "ǅ",
+    "ʰ",
+    "²",
+    "٣",
+    "Ⅻ",
+    "\u00a0",
+    "\u3000",
+    "\u2028",
+    "\u0085",
+    "\x1c",
+    " ",
+    "\n",
+    "'s",
+    "'LL",
+    "12345",
+    "...",
+    "\ufeff",
+    "\u200b",
+    "İ",
+    "ß",
+    "ﬁ",
+    "\U0001d400",
+    "AbC",
+    " Émile",
+)
 
 _TALLY: Counter[str] = Counter()
 
@@ -62,52 +112,17 @@ def tally():
 
 
 # ---------------------------------------------------------------------------- corpora
-def stdlib_dir() -> Path:
-    return Path(sysconfig.get_paths()["stdlib"])
-
-
-def stdlib_python_files() -> list[Path]:
-    """The top-level ``*.py`` files of the CPython standard library running the tests."""
-    return sorted(stdlib_dir().glob("*.py"))
-
-
-def read_text(path: Path) -> str:
-    return path.read_text(encoding="utf-8", errors="replace")
-
-
+# ``read_text``, ``stdlib_dir`` and ``stdlib_python_files`` (imported above) come from
+# ``verified_bpe.corpus``; test modules import them from here.
 LOCALE_LANGS = ("ja", "zh_CN", "ko", "ru", "uk", "el", "ar", "he", "hi", "th", "vi", "de", "fr")
 LOCALE_DOMAINS = ("coreutils", "glib20", "gtk20", "apt", "iso_3166", "iso_639", "PackageKit")
 
 
 def locale_texts(max_chars_per_lang: int = 60_000) -> list[tuple[str, str]]:
-    """Translated messages from the gettext catalogs installed on this machine
-    (``/usr/share/locale/<lang>/LC_MESSAGES/*.mo``), one text per language."""
-    texts: list[tuple[str, str]] = []
-    base = Path("/usr/share/locale")
-    for lang in LOCALE_LANGS:
-        parts: list[str] = []
-        size = 0
-        for domain in LOCALE_DOMAINS:
-            mo = base / lang / "LC_MESSAGES" / f"{domain}.mo"
-            if not mo.is_file():
-                continue
-            try:
-                with mo.open("rb") as fh:
-                    catalog = gettext.GNUTranslations(fh)._catalog  # type: ignore[attr-defined]
-            except (OSError, UnicodeDecodeError, ValueError):
-                continue
-            for key, value in catalog.items():
-                if key == "" or not isinstance(value, str) or not value:
-                    continue
-                parts.append(value)
-                size += len(value)
-                if size >= max_chars_per_lang:
-                    break
-            if size >= max_chars_per_lang:
-                break
-        if parts:
-            texts.append((f"locale:{lang}", "\n".join(parts)))
-    return texts
+    """Translated messages from the gettext catalogs installed on this machine, one text per
+    language of ``LOCALE_LANGS`` (domains ``LOCALE_DOMAINS``)."""
+    texts = corpus.locale_texts(LOCALE_LANGS, LOCALE_DOMAINS, max_chars_per_lang=max_chars_per_lang)
+    return [(f"locale:{lang}", text) for lang, text in texts]
 
 
 def cjk_texts() -> list[tuple[str, str]]:

@@ -12,6 +12,7 @@ import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import UNICODE_SNIPPETS
 from verified_bpe import patterns
 from verified_bpe.spec import classify, pretokenize
 from verified_bpe.spec.pretokenize import lemma_pre_tokenize_partition, pre_tokenize_ascii
@@ -249,44 +250,7 @@ ALL_PATTERNS = {
     "llama3": patterns.LLAMA3_PATTERN,
 }
 
-unicode_snippets = st.sampled_from(
-    [
-        "héllo",
-        "naïve",
-        "Ωμέγα",
-        "Привет",
-        "日本語",
-        "한국어",
-        "עברית",
-        "مرحبا",
-        "हिन्दी",
-        "ไทย",
-        "e\u0301",
-        "\u0301",
-        "😀",
-        "👍🏽",
-        "ſ",
-        "'ſ",
-        "'ſt",
-        "\u212a",
-        "ǅ",
-        "ʰ",
-        "²",
-        "٣",
-        "Ⅻ",
-        "\u00a0",
-        "\u3000",
-        "\u2028",
-        "\u0085",
-        "\x1c",
-        " ",
-        "\n",
-        "'s",
-        "'LL",
-        "12345",
-        "...",
-    ]
-)
+unicode_snippets = st.sampled_from(UNICODE_SNIPPETS)
 unicode_text = st.one_of(
     st.text(max_size=200),
     st.lists(unicode_snippets, max_size=60).map("".join),

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 tiktoken = pytest.importorskip("tiktoken")
 
+from conftest import UNICODE_SNIPPETS  # noqa: E402
 from verified_bpe.tokenizer import Tokenizer  # noqa: E402
 from verified_bpe.vocab import tiktoken_encoding  # noqa: E402
 
@@ -76,54 +77,7 @@ ascii_text = st.one_of(
     st.text(alphabet=st.characters(max_codepoint=127), max_size=400),
     st.lists(ascii_snippets, max_size=150).map("".join),
 )
-unicode_snippets = st.sampled_from(
-    [
-        "héllo",
-        "naïve",
-        "Ωμέγα",
-        "Привет",
-        "日本語",
-        "中文字符",
-        "한국어",
-        "עברית",
-        "مرحبا",
-        "हिन्दी",
-        "ไทย",
-        "e\u0301",
-        "\u0301",
-        "😀",
-        "👍🏽",
-        "👨‍👩‍👧",
-        "ſ",
-        "'ſ",
-        "'ſt",
-        "\u212a",
-        "ǅ",
-        "ʰ",
-        "²",
-        "٣",
-        "Ⅻ",
-        "\u00a0",
-        "\u3000",
-        "\u2028",
-        "\u0085",
-        "\x1c",
-        " ",
-        "\n",
-        "'s",
-        "'LL",
-        "12345",
-        "...",
-        "\ufeff",
-        "\u200b",
-        "İ",
-        "ß",
-        "ﬁ",
-        "\U0001d400",
-        "AbC",
-        " Émile",
-    ]
-)
+unicode_snippets = st.sampled_from(UNICODE_SNIPPETS)
 unicode_text = st.one_of(
     st.text(max_size=300),
     st.lists(unicode_snippets, max_size=80).map("".join),
