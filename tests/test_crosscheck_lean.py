@@ -106,17 +106,36 @@ def _lean():
     from verified_bpe.toolchain.runner import LeanRunner
 
     runner = LeanRunner(REPO, REPO / ".cache", log=lambda *_: None)
-    builder = Builder(REPO, runner, jobs=1, log=lambda *_: None)
+    builder = Builder(REPO, runner, jobs=2, log=lambda *_: None)
     builder.build(scan=True)  # cached after `make verify`
     return runner, builder
 
 
-def _check(source: str, name: str):
-    runner, builder = _lean()
+def _write(source: str, name: str) -> Path:
     path = REPO / ".cache" / "crosscheck" / "BpeCross" / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(source, encoding="utf-8")
-    return runner.check(path, [builder.out_dir]), path
+    return path
+
+
+@pytest.fixture(scope="module")
+def lean_runs():
+    """Both encodings' modules, checked at once (one core each)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    runner, builder = _lean()
+    jobs = {}
+    for name in cc.ENCODINGS:
+        sl = cc.load_slice(name, 1000)
+        facts = cc.make_facts(sl, cc.default_texts(N_GENERATED, N_LINES))
+        source = cc.render_module(sl, facts, reduce_sample=3)
+        jobs[name] = (facts, source, _write(source, f"{cc.MODULE_NAMES[name]}.lean"))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {
+            name: pool.submit(runner.check, path, [builder.out_dir])
+            for name, (_, _, path) in jobs.items()
+        }
+        return {name: (*jobs[name][:2], futures[name].result()) for name in jobs}
 
 
 REDUCED = re.compile(r"^\[[\d,\s]*\]$", re.M)
@@ -125,16 +144,14 @@ REDUCED = re.compile(r"^\[[\d,\s]*\]$", re.M)
 @pytest.mark.lean
 @pytest.mark.slow
 @pytest.mark.parametrize("name", cc.ENCODINGS)
-def test_lean_kernel_agrees_with_tiktoken(name, tally):
-    sl = cc.load_slice(name, 1000)
-    facts = cc.make_facts(sl, cc.default_texts(N_GENERATED, N_LINES))
-    source = cc.render_module(sl, facts, reduce_sample=3)
-    result, _ = _check(source, f"{cc.MODULE_NAMES[name]}.lean")
+def test_lean_kernel_agrees_with_tiktoken(name, lean_runs, tally):
+    facts, source, result = lean_runs[name]
     lines = cc.fact_lines(source)
     failed = sorted({lines[m.line] for m in result.errors if m.line in lines})
     report = [f"{facts[k].text!r}: tiktoken = Python = {list(facts[k].ids)}" for k in failed]
     assert result.ok, "\n".join(report) + "\n" + result.output[-3000:]
-    # Lean's own output for the sample, beside tiktoken's
+    assert "wellFormed" in source and "theorem roundtrip" in source
+    # Lean's own output (#reduce) for a sample, beside tiktoken's
     reduced = [eval(m) for m in REDUCED.findall(result.output)]  # noqa: S307 - id lists
     assert reduced == [list(f.ids) for f in facts[:3]], result.output[-3000:]
     tally(f"crosscheck {name}: facts checked by the Lean kernel", len(facts))
@@ -144,11 +161,12 @@ def test_lean_kernel_agrees_with_tiktoken(name, tally):
 
 @pytest.mark.lean
 def test_planted_wrong_id_fails_the_lean_check():
+    runner, builder = _lean()
     sl = cc.load_slice("cl100k_base", 1000)
     facts = cc.make_facts(sl, ["Hello world", " tokenization"])
     wrong = cc.Fact(facts[1].text, (facts[1].ids[0] + 1, *facts[1].ids[1:]))
     source = cc.render_module(sl, [facts[0], wrong], well_formed=False)
-    result, _ = _check(source, "Planted.lean")
+    result = runner.check(_write(source, "Planted.lean"), [builder.out_dir])
     assert not result.ok
     lines = cc.fact_lines(source)
     assert {lines.get(m.line) for m in result.errors} == {1}, result.output[-3000:]

@@ -4,8 +4,11 @@ vocabularies are well formed and agree with tiktoken."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from verified_bpe.errors import MalformedVocabError
+from verified_bpe.spec import check
 from verified_bpe.spec.decompose import recover_merges
 from verified_bpe.spec.shuffle import byte_shuffle_from_ranks, invert_shuffle
 from verified_bpe.spec.well_formed import WellFormedResult, build_vocab, check_well_formed
@@ -168,3 +171,14 @@ def test_boolean_checker_parts():
     assert not check.check_injective({1: b"x", 2: b"x"})
     assert check.check_shuffle(IDENTITY)
     assert not check.check_shuffle([0] * 256)
+
+
+@given(st.lists(st.tuples(st.integers(0, 50), st.binary(max_size=4)), max_size=60))
+def test_sort_by_bytes_is_a_stable_sort(entries):
+    # oracle: Python's stable sort on the byte strings
+    assert check.sort_by_bytes(len(entries), entries) == sorted(entries, key=lambda e: e[1])
+
+
+@given(st.dictionaries(st.integers(0, 300), st.binary(max_size=3), max_size=80))
+def test_check_injective_agrees_with_a_set(vocab):
+    assert check.check_injective(vocab) == (len(set(vocab.values())) == len(vocab))

@@ -26,12 +26,56 @@ def check_merge_entry(vocab: Mapping[int, bytes], m: tuple[tuple[int, int], int]
     return c == a + b and len(a) < len(c) and len(b) < len(c)
 
 
-def check_injective(vocab: Mapping[int, bytes]) -> bool:
-    """No two entries with different ids carry the same bytes.
+VocabEntries = list[tuple[int, bytes]]
 
-    Lean: ``Bpe.Check.checkInjective`` (quadratic there; a set here).
+
+def bytes_lt(s: bytes, t: bytes) -> bool:
+    """Strict lexicographic order on byte strings.  Lean: ``Bpe.Check.bytesLt``."""
+    return s < t
+
+
+def merge_sorted(fuel: int, xs: VocabEntries, ys: VocabEntries) -> VocabEntries:
+    """Merge two lists ordered by their byte strings; ties keep ``xs`` first.
+
+    Lean: ``Bpe.Check.mergeSorted`` (fuel: the total length).
     """
-    return len(set(vocab.values())) == len(vocab)
+    out: VocabEntries = []
+    i = j = 0
+    while fuel > 0 and i < len(xs) and j < len(ys):
+        if bytes_lt(ys[j][1], xs[i][1]):
+            out.append(ys[j])
+            j += 1
+        else:
+            out.append(xs[i])
+            i += 1
+        fuel -= 1
+    return out + xs[i:] + ys[j:]
+
+
+def sort_by_bytes(fuel: int, entries: VocabEntries) -> VocabEntries:
+    """Merge sort by byte string.  Lean: ``Bpe.Check.sortByBytes``."""
+    if fuel == 0 or len(entries) < 2:
+        return list(entries)
+    half = len(entries) // 2
+    return merge_sorted(
+        len(entries),
+        sort_by_bytes(fuel - 1, entries[:half]),
+        sort_by_bytes(fuel - 1, entries[half:]),
+    )
+
+
+def sorted_strict(entries: VocabEntries) -> bool:
+    """Consecutive byte strings strictly increase.  Lean: ``Bpe.Check.sortedStrict``."""
+    return all(bytes_lt(a[1], b[1]) for a, b in zip(entries, entries[1:], strict=False))
+
+
+def check_injective(vocab: Mapping[int, bytes]) -> bool:
+    """No two entries carry the same bytes: sorted by bytes, neighbours strictly increase.
+
+    Lean: ``Bpe.Check.checkInjective``.
+    """
+    entries = list(vocab.items())
+    return sorted_strict(sort_by_bytes(len(entries), entries))
 
 
 def check_shuffle(shuffle: Sequence[int]) -> bool:
