@@ -62,11 +62,13 @@ def sortedStrict : Vocab → Bool
 (`O(n log n)` comparisons, so that the kernel can check a real vocabulary). -/
 def checkInjective (vocab : Vocab) : Bool := sortedStrict (sortByBytes vocab.length vocab)
 
+/-- `invertShuffle f` is a two-sided inverse of `f` at byte `i`. -/
+def shuffleInverseAt (f : UInt8 → UInt8) (i : Nat) : Bool :=
+  invertShuffle f (f (UInt8.ofNat i)) == UInt8.ofNat i &&
+    f (invertShuffle f (UInt8.ofNat i)) == UInt8.ofNat i
+
 /-- The shuffle is a bijection: `invertShuffle` is a two-sided inverse on all 256 bytes. -/
-def checkShuffle (f : UInt8 → UInt8) : Bool :=
-  (List.range 256).all fun i =>
-    invertShuffle f (f (UInt8.ofNat i)) == UInt8.ofNat i &&
-      f (invertShuffle f (UInt8.ofNat i)) == UInt8.ofNat i
+def checkShuffle (f : UInt8 → UInt8) : Bool := (List.range 256).all (shuffleInverseAt f)
 
 /-- `check_well_formed`. -/
 def checkWellFormed (merges : Merges) (vocab : Vocab) (byteShuffle : UInt8 → UInt8) : Bool :=
@@ -157,11 +159,11 @@ theorem eq_of_sortedStrict : ∀ (l : Vocab), sortedStrict l = true →
   | [], _, _, hx, _, _, _ => by simp at hx
   | z :: l, h, x, hx, y, hy, hxy => by
     have hz := sortedStrict_head z l h
-    rcases List.mem_cons.mp hx with rfl | hx <;> rcases List.mem_cons.mp hy with rfl | hy
+    rcases List.mem_cons.mp hx with rfl | hx' <;> rcases List.mem_cons.mp hy with rfl | hy'
     · rfl
-    · have := hz y hy; rw [hxy, bytesLt_irrefl] at this; cases this
-    · have := hz x hx; rw [hxy, bytesLt_irrefl] at this; cases this
-    · exact eq_of_sortedStrict l (sortedStrict_tail z l h) x hx y hy hxy
+    · have := hz y hy'; rw [hxy, bytesLt_irrefl] at this; cases this
+    · have := hz x hx'; rw [← hxy, bytesLt_irrefl] at this; cases this
+    · exact eq_of_sortedStrict l (sortedStrict_tail z l h) x hx' y hy' hxy
 
 theorem checkInjective_sound (vocab : Vocab) (h : checkInjective vocab = true) :
     ∀ i j t, vocab.lookup i = some t → vocab.lookup j = some t → i = j := by
@@ -196,11 +198,11 @@ theorem checkWellFormed_sound (merges : Merges) (vocab : Vocab) (byteShuffle : U
     · intro x y hxy
       have hx := hall x.toNat (List.mem_range.mpr (UInt8.toNat_lt_256 x))
       have hy := hall y.toNat (List.mem_range.mpr (UInt8.toNat_lt_256 y))
-      simp only [UInt8.ofNat_toNat', Bool.and_eq_true, beq_iff_eq] at hx hy
+      simp only [shuffleInverseAt, UInt8.ofNat_toNat', Bool.and_eq_true, beq_iff_eq] at hx hy
       rw [← hx.1, ← hy.1, hxy]
     · intro y
       have hy := hall y.toNat (List.mem_range.mpr (UInt8.toNat_lt_256 y))
-      simp only [UInt8.ofNat_toNat', Bool.and_eq_true, beq_iff_eq] at hy
+      simp only [shuffleInverseAt, UInt8.ofNat_toNat', Bool.and_eq_true, beq_iff_eq] at hy
       exact ⟨_, hy.2⟩
 
 /-- The roundtrip theorem for concrete tables that pass the checker: one `decide` on the

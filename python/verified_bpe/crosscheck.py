@@ -6,8 +6,9 @@ facts ``encode merges shuffle "<text>" = [ids] := by decide +kernel``.  The expe
 from **tiktoken** run on the same truncated ranks (``tiktoken.Encoding`` built from the
 slice); the Python reference (:mod:`verified_bpe.spec`) must give the same ids before the
 file is written, else :class:`CrossCheckError`.  The module also proves
-``checkWellFormed merges (buildVocab merges) shuffle = true`` by kernel evaluation and
-derives the roundtrip theorem for the slice from ``Bpe.ascii_bpe_roundtrip_of_check``.
+``checkWellFormed merges vocab shuffle = true`` by kernel evaluation (``vocab`` is the slice's
+vocabulary as ``build_vocab`` computes it) and derives the roundtrip theorem for the slice from
+``Bpe.ascii_bpe_roundtrip_of_check``.
 
 * cl100k_base: whole texts through the proven ASCII pre-tokenizer ``Bpe.encode``; tiktoken
   runs with the seed's split pattern (:data:`~verified_bpe.patterns.CL100K_PATTERN_ORIGINAL`;
@@ -261,12 +262,43 @@ def fact_lhs(sl: Slice, fact: Fact) -> str:
 FACT_MARK = "-- fact "
 
 
+def _shuffle_tree(table: Sequence[int], lo: int, hi: int, indent: str) -> str:
+    """A binary decision tree on ``n`` returning ``table[n]`` for ``lo <= n < hi``: eight
+    comparisons per byte in the kernel instead of a 256-step list walk."""
+    if hi - lo == 1:
+        return f"{table[lo]}"
+    mid = (lo + hi) // 2
+    inner = indent + "  "
+    return (
+        f"if n < {mid} then\n{inner}{_shuffle_tree(table, lo, mid, inner)}\n"
+        f"{indent}else\n{inner}{_shuffle_tree(table, mid, hi, inner)}"
+    )
+
+
+def _blocks(items: list[str], size: int) -> list[list[str]]:
+    return [items[k : k + size] for k in range(0, len(items), size)] or [[]]
+
+
+def _range_blocks(size: int) -> list[str]:
+    return [f"List.range' {k} {size}" for k in range(0, 256, size)]
+
+
 def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
-                  well_formed: bool = True) -> str:
-    """The Lean source of the cross-check module for one slice."""
+                  well_formed: bool = True, block: int = 25) -> str:
+    """The Lean source of the cross-check module for one slice.
+
+    The kernel's memory (the WebAssembly build has 4 GiB) limits one evaluation to a few
+    hundred thousand steps, so the well-formedness check is split into blocks, each its own
+    theorem (`merges` is the concatenation of `merges0`, `merges1`, …; the 256 bytes are
+    ranges of 16), recombined with `List.all_append`.
+    """
+    from .spec.well_formed import build_vocab
+
     mod = MODULE_NAMES[sl.name]
     merges = [f"(({p0}, {p1}), {idx})" for (p0, p1), idx in sl.merges.items()]
-    shuffle = [str(b) for b in sl.shuffle]
+    merge_blocks = _blocks(merges, block)
+    vocab = build_vocab(sl.merges)
+    entries = [f"({i}, [{', '.join(map(str, vocab[i]))}])" for i in sorted(vocab)]
     out = [
         "module",
         "",
@@ -289,32 +321,63 @@ def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
         "",
         "noncomputable section",
         "",
+    ]
+    for k, blk in enumerate(merge_blocks):
+        out += [f"def merges{k} : Merges := [", _wrap(blk), "]", ""]
+    out += [
         f"/-- The merges of the first {sl.n} ranks (pair of ranks ↦ rank), in rank order. -/",
-        "def merges : Merges := [",
-        _wrap(merges),
+        "def merges : Merges :=",
+        _wrap([f"merges{k}" for k in range(len(merge_blocks))]).replace(",", " ++"),
+        "",
+        "/-- The vocabulary (rank ↦ bytes, in the shuffled byte space: byte `b` is the rank of",
+        "the single-byte token `[b]`), as `buildVocab merges` computes it. -/",
+        "def vocab : Vocab := [",
+        _wrap(entries),
         "]",
         "",
-        "/-- Byte `b` ↦ the rank of the single-byte token `[b]`. -/",
-        "def shuffleTable : List UInt8 := [",
-        _wrap(shuffle),
-        "]",
+        "/-- Byte ↦ the rank of its single-byte token. -/",
+        "def shuffleAt (n : Nat) : UInt8 :=",
+        "  " + _shuffle_tree(sl.shuffle, 0, 256, "  "),
         "",
-        "def shuffle (b : UInt8) : UInt8 := shuffleTable.getD b.toNat 0",
+        "def shuffle (b : UInt8) : UInt8 := shuffleAt b.toNat",
         "",
         "end",
         "",
     ]
     if well_formed:
+        ranges = _range_blocks(16)
         out += [
-            "/-- The slice passes the checker proven sound (`Bpe.checkWellFormed_sound`). -/",
-            "theorem wellFormed : checkWellFormed merges (buildVocab merges) shuffle = true := by",
+            "theorem range256 : List.range 256 =",
+            _wrap(ranges, indent="    ").replace(",", " ++") + " := by",
             "  decide +kernel",
+            "",
+        ]
+        for k, r in enumerate(ranges):
+            out += [
+                f"theorem base{k} : ({r}).all",
+                "    (fun i => vocab.lookup i == some [UInt8.ofNat i]) = true := by decide +kernel",
+                f"theorem shuffle{k} : ({r}).all (shuffleInverseAt shuffle) = true := by",
+                "  decide +kernel",
+            ]
+        for k in range(len(merge_blocks)):
+            out.append(f"theorem merge{k} : merges{k}.all (checkMergeEntry vocab) = true := by")
+            out.append("  decide +kernel")
+        n_r, n_m = len(ranges), len(merge_blocks)
+        out += [
+            "",
+            "theorem injective : checkInjective vocab = true := by decide +kernel",
+            "",
+            "/-- The slice passes the checker proven sound (`Bpe.checkWellFormed_sound`). -/",
+            "theorem wellFormed : checkWellFormed merges vocab shuffle = true := by",
+            "  simp only [checkWellFormed, checkBaseTokens, checkShuffle, range256, merges,",
+            "    List.all_append, injective, Bool.and_true,",
+            _wrap([f"base{k}" for k in range(n_r)] + [f"shuffle{k}" for k in range(n_r)]
+                  + [f"merge{k}" for k in range(n_m)], indent="    ") + "]",
             "",
             f"/-- The roundtrip theorem for this real vocabulary slice of `{sl.name}`. -/",
             "theorem roundtrip (s : String) (hs : IsAsciiString s) :",
-            "    decode (buildVocab merges) (invertShuffle shuffle) (encode merges shuffle s) =",
-            "      some s :=",
-            "  ascii_bpe_roundtrip_of_check merges (buildVocab merges) shuffle wellFormed s hs",
+            "    decode vocab (invertShuffle shuffle) (encode merges shuffle s) = some s :=",
+            "  ascii_bpe_roundtrip_of_check merges vocab shuffle wellFormed s hs",
             "",
         ]
     for k, fact in enumerate(facts):

@@ -78,13 +78,22 @@ def check_injective(vocab: Mapping[int, bytes]) -> bool:
     return sorted_strict(sort_by_bytes(len(entries), entries))
 
 
+def shuffle_inverse_at(shuffle: Sequence[int], inverse: Sequence[int], i: int) -> bool:
+    """``inverse`` is a two-sided inverse of ``shuffle`` at byte ``i``.
+
+    Lean: ``Bpe.Check.shuffleInverseAt`` (which recomputes ``invertShuffle f``; here it is
+    passed in once).
+    """
+    return inverse[shuffle[i]] == i and shuffle[inverse[i]] == i
+
+
 def check_shuffle(shuffle: Sequence[int]) -> bool:
     """The shuffle is a bijection: :func:`.shuffle.invert_shuffle` is a two-sided inverse on
     all 256 bytes.  Lean: ``Bpe.Check.checkShuffle``."""
     if len(shuffle) != 256 or not all(0 <= s <= 255 for s in shuffle):
         return False  # not a function UInt8 -> UInt8 (Lean's type rules this out)
     inverse = invert_shuffle(shuffle)
-    return all(inverse[shuffle[i]] == i and shuffle[inverse[i]] == i for i in range(256))
+    return all(shuffle_inverse_at(shuffle, inverse, i) for i in range(256))
 
 
 def check_well_formed(
