@@ -287,10 +287,10 @@ def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
                   well_formed: bool = True, block: int = 25) -> str:
     """The Lean source of the cross-check module for one slice.
 
-    The kernel's memory (the WebAssembly build has 4 GiB) limits one evaluation to a few
-    hundred thousand steps, so the well-formedness check is split into blocks, each its own
-    theorem (`merges` is the concatenation of `merges0`, `merges1`, …; the 256 bytes are
-    ranges of 16), recombined with `List.all_append`.
+    One kernel evaluation of the whole well-formedness check runs the offline Lean out of
+    memory (measured), so the check is split into blocks, each its own theorem (`merges` is
+    the concatenation of `merges0`, `merges1`, …; the 256 bytes are ranges of 16), recombined
+    with `List.all_append`; `Elab.async false` keeps Lean from elaborating them all at once.
     """
     from .spec.well_formed import build_vocab
 
@@ -314,6 +314,9 @@ def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
         "",
         "set_option maxRecDepth 200000",
         "set_option maxHeartbeats 0",
+        "-- one declaration at a time: elaborated in parallel, the kernel evaluations of the",
+        "-- blocks below together exceed the offline Lean's memory (measured)",
+        "set_option Elab.async false",
         "",
         "open Bpe",
         "",
