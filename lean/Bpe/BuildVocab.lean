@@ -191,7 +191,7 @@ theorem buildVocab_injectivity (merges : Merges) (h : mergesNumbered 256 merges 
     obtain ⟨-, hji⟩ := hbase j _ hj' hj
     simp only [List.cons.injEq, and_true] at hji
     have := congrArg UInt8.toNat hji
-    simp [UInt8.toNat_ofNat, Nat.mod_eq_of_lt hi', Nat.mod_eq_of_lt hj'] at this
+    simp [Nat.mod_eq_of_lt hi', Nat.mod_eq_of_lt hj'] at this
     omega
   · have := (hbase i t hi' hi).1; have := hlong j t hj' hj; omega
   · have := (hbase j t hj' hj).1; have := hlong i t hi' hi; omega
