@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT / "python"))
 
 from verified_bpe import corpus  # noqa: E402
 from verified_bpe.patterns import PATTERNS, pre_tokenize_regex  # noqa: E402
+from verified_bpe.spec.merge import get_stats, merge  # noqa: E402
 from verified_bpe.train import BasicTokenizer, RegexTokenizer  # noqa: E402
 
 Pair = tuple[int, int]
@@ -39,31 +40,20 @@ def stdlib_text(megabytes: float) -> str:
 
 
 def naive_train(chunks: list[bytes], num_merges: int) -> dict[Pair, int]:
-    """minbpe's loop: recount all pairs of all chunks at every step."""
+    """minbpe's loop: recount all pairs of all chunks at every step (with the spec's
+    ``get_stats`` and ``merge``)."""
     ids = [list(chunk) for chunk in chunks]
     merges: dict[Pair, int] = {}
     for k in range(num_merges):
         stats: dict[Pair, int] = {}
         for chunk_ids in ids:
-            for pair in zip(chunk_ids, chunk_ids[1:], strict=False):
-                stats[pair] = stats.get(pair, 0) + 1
+            for pair, count in get_stats(chunk_ids).items():
+                stats[pair] = stats.get(pair, 0) + count
         if not stats:
             break
         best = max(stats, key=stats.get)
-        idx = 256 + k
-        merges[best] = idx
-        new_ids = []
-        for chunk_ids in ids:
-            out, i = [], 0
-            while i < len(chunk_ids):
-                if i + 1 < len(chunk_ids) and (chunk_ids[i], chunk_ids[i + 1]) == best:
-                    out.append(idx)
-                    i += 2
-                else:
-                    out.append(chunk_ids[i])
-                    i += 1
-            new_ids.append(out)
-        ids = new_ids
+        merges[best] = 256 + k
+        ids = [merge(chunk_ids, best, 256 + k) for chunk_ids in ids]
     return merges
 
 

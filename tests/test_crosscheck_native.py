@@ -18,7 +18,12 @@ from pathlib import Path
 import pytest
 
 from verified_bpe import crosscheck as cc
-from verified_bpe.patterns import CL100K_PATTERN_ORIGINAL, O200K_PATTERN, compile_pattern
+from verified_bpe.patterns import (
+    CL100K_PATTERN_ORIGINAL,
+    O200K_PATTERN,
+    compile_pattern,
+    pre_tokenize_regex,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 LAKE = shutil.which("lake")
@@ -59,7 +64,7 @@ def texts() -> list[str]:
 def test_compiled_lean_agrees_with_python_and_tiktoken(name, exe, tmp_path):
     import tiktoken
 
-    from verified_bpe.spec.encode import encode, encode_chunk
+    from verified_bpe.spec.encode import encode, encode_with
     from verified_bpe.tokenizer import spec_tables
     from verified_bpe.vocab import load_ranks
 
@@ -75,10 +80,9 @@ def test_compiled_lean_agrees_with_python_and_tiktoken(name, exe, tmp_path):
             inputs.append(json.dumps(text))  # Bpe.encode: the proven pre-tokenizer
             python.append(encode(tables.merges, tables.byte_shuffle, text))
         else:
-            chunks = compile_pattern(pattern).findall(text)
-            inputs.append(json.dumps(chunks))  # chunk-wise Bpe.encodeChunk
-            python.append([i for c in chunks
-                           for i in encode_chunk(tables.merges, tables.byte_shuffle, c.encode())])
+            inputs.append(json.dumps(compile_pattern(pattern).findall(text)))  # Bpe.encodeChunk
+            python.append(encode_with(lambda d: pre_tokenize_regex(d.decode(), pattern),
+                                      tables.merges, tables.byte_shuffle, text))
         expected.append(oracle.encode_ordinary(text))
     assert python == expected
     run = subprocess.run([str(exe), str(ranks_file)], input="\n".join(inputs) + "\n",

@@ -30,26 +30,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import corpus
 from .errors import BpeError
-from .patterns import CL100K_PATTERN_ORIGINAL, O200K_PATTERN, compile_pattern
+from .patterns import (
+    CL100K_PATTERN_ORIGINAL,
+    O200K_PATTERN,
+    compile_pattern,
+    pre_tokenize_regex,
+)
 from .spec import pretokenize as pt
 from .spec.decompose import recover_merges
-from .spec.encode import encode, encode_chunk
+from .spec.encode import encode, encode_with
 from .spec.shuffle import byte_shuffle_from_ranks
+from .spec.well_formed import build_vocab
 
 ENCODINGS = ("cl100k_base", "o200k_base")
 #: Lean module name per encoding (file ``<out>/BpeCross/<name>.lean``).
 MODULE_NAMES = {"cl100k_base": "Cl100k", "o200k_base": "O200k"}
-BRANCHES = (
-    "contraction",
-    "word",
-    "digits",
-    "punct",
-    "newline_ws",
-    "trailing_ws",
-    "other_ws",
-    "fallback",
-)
+#: The pre-tokenizer's branches in priority order, then the 1-byte fallback.
+BRANCHES = (*(m.__name__.removeprefix("match_") for m in pt.BRANCH_MATCHERS), "fallback")
 
 
 class CrossCheckError(BpeError):
@@ -110,16 +109,7 @@ def oracle(sl: Slice):  # -> tiktoken.Encoding
 # ------------------------------------------------------------------------------- texts
 def branch_at(data: bytes, i: int) -> int:
     """Index in :data:`BRANCHES` of the pre-tokenizer branch that produces the chunk at ``i``."""
-    lengths = [
-        pt.match_contraction(data, i),
-        pt.match_word(data, i),
-        pt.match_digits(data, i),
-        pt.match_punct(data, i),
-        pt.match_newline_ws(data, i),
-        pt.match_trailing_ws(data, i),
-        pt.match_other_ws(data, i),
-    ]
-    return next((k for k, n in enumerate(lengths) if n), 7)
+    return next((k for k, m in enumerate(pt.BRANCH_MATCHERS) if m(data, i)), 7)
 
 
 def branches_hit(text: str) -> set[int]:
@@ -171,12 +161,9 @@ def real_lines(count: int, max_len: int = 48) -> list[str]:
     modules, taken from the middle of the file (deterministic: sorted files, the first line
     from the middle on that fits; comment markers dropped, every third line ends in a
     newline)."""
-    import sysconfig
-
-    stdlib = Path(sysconfig.get_paths()["stdlib"])
     lines: list[str] = []
-    for path in sorted(stdlib.glob("*.py")):
-        source = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    for path in corpus.stdlib_python_files():
+        source = corpus.read_text(path).splitlines()
         for raw in source[len(source) // 2 :]:
             line = raw.strip()
             if line.startswith("#"):
@@ -190,6 +177,10 @@ def real_lines(count: int, max_len: int = 48) -> list[str]:
 
 
 # ------------------------------------------------------------------------------- facts
+def _o200k_chunks(data: bytes) -> list[bytes]:
+    return pre_tokenize_regex(data.decode("utf-8"), O200K_PATTERN)
+
+
 def make_facts(sl: Slice, texts: Sequence[str]) -> list[Fact]:
     """tiktoken's ids for every text; raise if the Python reference disagrees."""
     enc = oracle(sl)
@@ -200,13 +191,8 @@ def make_facts(sl: Slice, texts: Sequence[str]) -> list[Fact]:
             mine = tuple(encode(sl.merges, sl.shuffle, text))
             chunks = None
         else:
-            chunk_list = compile_pattern(O200K_PATTERN).findall(text)
-            mine = tuple(
-                i
-                for c in chunk_list
-                for i in encode_chunk(sl.merges, sl.shuffle, c.encode("utf-8"))
-            )
-            chunks = tuple(chunk_list)
+            mine = tuple(encode_with(_o200k_chunks, sl.merges, sl.shuffle, text))
+            chunks = tuple(compile_pattern(O200K_PATTERN).findall(text))
         if mine != ids:
             raise CrossCheckError(
                 f"{sl.name}: {text!r}: Python {list(mine)} != tiktoken {list(ids)}"
@@ -251,7 +237,7 @@ def _wrap(items: list[str], indent: str = "  ", width: int = 96) -> str:
     return "\n".join(lines)
 
 
-def fact_lhs(sl: Slice, fact: Fact) -> str:
+def fact_lhs(fact: Fact) -> str:
     if fact.chunks is None:
         return f"encode merges shuffle {lean_string(fact.text)}"
     chunks = "[" + ", ".join(lean_string(c) for c in fact.chunks) + "]"
@@ -292,8 +278,6 @@ def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
     the concatenation of `merges0`, `merges1`, …; the 256 bytes are ranges of 16), recombined
     with `List.all_append`; `Elab.async false` keeps Lean from elaborating them all at once.
     """
-    from .spec.well_formed import build_vocab
-
     mod = MODULE_NAMES[sl.name]
     merges = [f"(({p0}, {p1}), {idx})" for (p0, p1), idx in sl.merges.items()]
     merge_blocks = _blocks(merges, block)
@@ -385,12 +369,12 @@ def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
         ]
     for k, fact in enumerate(facts):
         out.append(f"{FACT_MARK}{k}")
-        out.append(f"example : {fact_lhs(sl, fact)} =")
+        out.append(f"example : {fact_lhs(fact)} =")
         out.append(f"    {_ids(fact.ids)} := by decide +kernel")
     out.append("")
     for k, fact in enumerate(facts[:reduce_sample]):
         out.append(f"-- reduce {k}")
-        out.append(f"#reduce {fact_lhs(sl, fact)}")
+        out.append(f"#reduce {fact_lhs(fact)}")
     out += ["", f"end BpeCross.{mod}", ""]
     return "\n".join(out)
 

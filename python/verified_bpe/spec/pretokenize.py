@@ -149,6 +149,18 @@ def match_other_ws(data: bytes, i: int) -> int:
     return run_length(is_space, data, i)
 
 
+#: The seven branches in priority order (the list Lean's ``nextChunkLen`` writes out).
+BRANCH_MATCHERS: tuple[Callable[[bytes, int], int], ...] = (
+    match_contraction,
+    match_word,
+    match_digits,
+    match_punct,
+    match_newline_ws,
+    match_trailing_ws,
+    match_other_ws,
+)
+
+
 def first_match(lengths: list[int]) -> int:
     """The first non-zero length, or 1 (the fallback: consume one byte).
 
@@ -165,17 +177,7 @@ def next_chunk_len(data: bytes, i: int) -> int:
 
     Lean: ``Bpe.PreTokenize.nextChunkLen``.  Always ``>= 1`` (Lean: ``nextChunkLen_pos``).
     """
-    return first_match(
-        [
-            match_contraction(data, i),
-            match_word(data, i),
-            match_digits(data, i),
-            match_punct(data, i),
-            match_newline_ws(data, i),
-            match_trailing_ws(data, i),
-            match_other_ws(data, i),
-        ]
-    )
+    return first_match([match(data, i) for match in BRANCH_MATCHERS])
 
 
 def split_loop(fuel: int, data: bytes, i: int) -> list[bytes]:
