@@ -65,32 +65,40 @@ def decodeBytes (vocab : Vocab) : List Nat → Option Bytes
   | [] => some []
   | i :: is => (vocab.lookup i).bind fun b => (decodeBytes vocab is).map fun r => b ++ r
 
-theorem bestMerge_lookup (merges : Merges) :
+/-- What `bestMerge` returns: a pair of `stats` together with its merge index. -/
+theorem bestMerge_eq_some (merges : Merges) :
     ∀ (stats : List ((Nat × Nat) × Nat)) (p : Nat × Nat) (idx : Nat),
-      bestMerge merges stats = some (p, idx) → merges.lookup p = some idx
+      bestMerge merges stats = some (p, idx) →
+        merges.lookup p = some idx ∧ p ∈ stats.map Prod.fst
   | [], _, _, h => by simp [bestMerge] at h
   | (q, c) :: rest, p, idx, h => by
-    have ih := bestMerge_lookup merges rest
+    have ih := bestMerge_eq_some merges rest
     unfold bestMerge at h
     cases hq : merges.lookup q with
-    | none => rw [hq] at h; exact ih p idx h
+    | none =>
+      rw [hq] at h
+      exact ⟨(ih p idx h).1, List.mem_cons_of_mem _ (ih p idx h).2⟩
     | some i =>
       cases hr : bestMerge merges rest with
       | none =>
         rw [hq, hr] at h
         simp only [Option.some.injEq, Prod.mk.injEq] at h
         obtain ⟨rfl, rfl⟩ := h
-        exact hq
+        exact ⟨hq, List.mem_cons_self⟩
       | some r =>
         obtain ⟨q', j⟩ := r
         rw [hq, hr] at h
         by_cases hji : j < i
         · simp only [hji, if_true, Option.some.injEq, Prod.mk.injEq] at h
           obtain ⟨rfl, rfl⟩ := h
-          exact ih _ _ hr
+          exact ⟨(ih _ _ hr).1, List.mem_cons_of_mem _ (ih _ _ hr).2⟩
         · simp only [hji, if_false, Option.some.injEq, Prod.mk.injEq] at h
           obtain ⟨rfl, rfl⟩ := h
-          exact hq
+          exact ⟨hq, List.mem_cons_self⟩
+
+theorem bestMerge_lookup (merges : Merges) (stats : List ((Nat × Nat) × Nat)) (p : Nat × Nat)
+    (idx : Nat) (h : bestMerge merges stats = some (p, idx)) : merges.lookup p = some idx :=
+  (bestMerge_eq_some merges stats p idx h).1
 
 /-- **Lemma 6**: `decode_bytes` distributes over `++` (in the `Option` monad: the result is
 `none` exactly when one side has an unknown id). -/
@@ -196,32 +204,9 @@ theorem mem_getStats (q : Nat × Nat) (ids : List Nat) :
   simp [getStats, mem_foldl_bumpCount]
 
 /-- `bestMerge` picks one of the pairs it is given. -/
-theorem bestMerge_mem (merges : Merges) :
-    ∀ (stats : List ((Nat × Nat) × Nat)) (p : Nat × Nat) (idx : Nat),
-      bestMerge merges stats = some (p, idx) → p ∈ stats.map Prod.fst
-  | [], _, _, h => by simp [bestMerge] at h
-  | (q, c) :: rest, p, idx, h => by
-    have ih := bestMerge_mem merges rest
-    unfold bestMerge at h
-    cases hq : merges.lookup q with
-    | none => rw [hq] at h; exact List.mem_cons_of_mem _ (ih p idx h)
-    | some i =>
-      cases hr : bestMerge merges rest with
-      | none =>
-        rw [hq, hr] at h
-        simp only [Option.some.injEq, Prod.mk.injEq] at h
-        obtain ⟨rfl, rfl⟩ := h
-        exact List.mem_cons_self
-      | some r =>
-        obtain ⟨q', j⟩ := r
-        rw [hq, hr] at h
-        by_cases hji : j < i
-        · simp only [hji, if_true, Option.some.injEq, Prod.mk.injEq] at h
-          obtain ⟨rfl, rfl⟩ := h
-          exact List.mem_cons_of_mem _ (ih _ _ hr)
-        · simp only [hji, if_false, Option.some.injEq, Prod.mk.injEq] at h
-          obtain ⟨rfl, rfl⟩ := h
-          exact List.mem_cons_self
+theorem bestMerge_mem (merges : Merges) (stats : List ((Nat × Nat) × Nat)) (p : Nat × Nat)
+    (idx : Nat) (h : bestMerge merges stats = some (p, idx)) : p ∈ stats.map Prod.fst :=
+  (bestMerge_eq_some merges stats p idx h).2
 
 /-- Applying the best merge of a list makes it strictly shorter. -/
 theorem length_merge_lt_of_bestMerge (merges : Merges) (ids : List Nat) (p : Nat × Nat)
