@@ -93,3 +93,31 @@ def test_filter_noise_and_parse():
     msgs = parse_messages(text)
     assert [(m.line, m.severity) for m in msgs] == [(2, "error"), (3, "warning")]
     assert "1 = 2" in msgs[0].text and "is false" in msgs[0].text
+
+
+def test_lean_slots_bound_concurrent_checks(monkeypatch, tmp_path):
+    """With LEAN_SLOTS=1 a second holder waits until the first lets go."""
+    import threading
+
+    from verified_bpe.toolchain import runner
+
+    monkeypatch.setenv("LEAN_SLOTS", "1")
+    monkeypatch.setattr(runner.tempfile, "gettempdir", lambda: str(tmp_path))
+    events: list[str] = []
+    first_in = threading.Event()
+
+    def second() -> None:
+        first_in.wait()
+        with runner.lean_slot():
+            events.append("second in")
+
+    t = threading.Thread(target=second)
+    t.start()
+    with runner.lean_slot() as slot:
+        assert slot == 0
+        first_in.set()
+        t.join(timeout=1.5)
+        assert t.is_alive(), "the second holder got a slot while the only one was taken"
+        events.append("first out")
+    t.join(timeout=10)
+    assert events == ["first out", "second in"]

@@ -8,11 +8,15 @@ removed.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -106,16 +110,51 @@ def parse_messages(text: str) -> list[Message]:
     return messages
 
 
+#: Lean processes allowed at once on this machine, across every build, test and checkout
+#: (each offline check takes a core and 3-5 GiB); ``LEAN_SLOTS`` overrides it.
+DEFAULT_SLOTS = 2
+
+
+@contextlib.contextmanager
+def lean_slot() -> Iterator[int]:
+    """Hold one of the machine's Lean slots (an exclusive ``flock`` on one of
+    ``LEAN_SLOTS`` files in the temp directory) while a Lean process runs; wait if all
+    are taken. Parallel builds, tests and other checkouts therefore never run more Lean
+    processes than the slots allow."""
+    slots = max(1, int(os.environ.get("LEAN_SLOTS", DEFAULT_SLOTS)))
+    lock_dir = Path(tempfile.gettempdir()) / "verified-bpe-lean-slots"
+    lock_dir.mkdir(exist_ok=True)
+    handles = [open(lock_dir / f"slot{i}", "a") for i in range(slots)]  # noqa: SIM115
+    try:
+        while True:
+            for i, fh in enumerate(handles):
+                try:
+                    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue
+                try:
+                    yield i
+                finally:
+                    fcntl.flock(fh, fcntl.LOCK_UN)
+                return
+            time.sleep(0.5)
+    finally:
+        for fh in handles:
+            fh.close()
+
+
 def _run_timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str, float, int]:
-    """Run ``cmd``; return (exit code, combined output, seconds, peak RSS of children in KiB)."""
-    start = time.monotonic()
-    proc = subprocess.Popen(
-        cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-    )
-    assert proc.stdout is not None
-    out = proc.stdout.read()
-    proc.stdout.close()
-    _, status, usage = os.wait4(proc.pid, 0)
+    """Run ``cmd`` in a Lean slot; return (exit code, combined output, seconds running, peak
+    RSS of the process in KiB)."""
+    with lean_slot():
+        start = time.monotonic()
+        proc = subprocess.Popen(
+            cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
+        assert proc.stdout is not None
+        out = proc.stdout.read()
+        proc.stdout.close()
+        _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     seconds = time.monotonic() - start
     return proc.returncode, out.decode("utf-8", errors="replace"), seconds, usage.ru_maxrss
@@ -156,7 +195,9 @@ class LeanRunner:
         if self.route == "native":
             return ["lean", *args], env
         root = self.wasm_root()
-        env["LEAN_WASM_MOUNTS"] = ":".join(sorted({str(self.repo), str(self.cache)}))
+        # the toolchain directory may be a link into another checkout's cache: mount its target
+        mounts = {str(self.repo), str(self.cache), str(root.resolve())}
+        env["LEAN_WASM_MOUNTS"] = ":".join(sorted(mounts))
         node = shutil.which("node") or "node"
         return [node, "--stack-size=4000", str(root / "lean.js"), *args], env
 
