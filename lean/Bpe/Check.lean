@@ -187,7 +187,7 @@ theorem checkWellFormed_sound (merges : Merges) (vocab : Vocab) (byteShuffle : U
     have := List.all_eq_true.mp hmerges _ (mem_of_lookup_eq_some hm)
     simp only [checkMergeEntry] at this
     split at this
-    · rename_i a b c ha hb hc
+    next a b c ha hb hc =>
       simp only [Bool.and_eq_true, beq_iff_eq, decide_eq_true_eq] at this
       obtain ⟨⟨rfl, h1⟩, h2⟩ := this
       exact ⟨a, b, ha, hb, hc, h1, h2⟩

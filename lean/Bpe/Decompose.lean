@@ -9,7 +9,7 @@ public import Bpe.Classify
 the adjacent pair whose concatenation has the lowest rank below `maxRank` (leftmost on ties),
 as minbpe does to recover the merge tree of a tiktoken vocabulary. The loop runs on a fuel
 equal to the token length (each step removes one part). Lemma 3
-(`decomposeToken_flatten`): the parts always concatenate back to the token.
+(`flatten_decomposeToken`): the parts always concatenate back to the token.
 -/
 
 @[expose] public section
@@ -72,7 +72,7 @@ theorem flatten_decomposeLoop (ranks : Ranks) (maxRank : Option Nat) :
     · rw [flatten_decomposeLoop ranks maxRank fuel, flatten_mergeAt]
 
 /-- **Lemma 3** (decompose roundtrip): the parts concatenate back to the token. -/
-theorem decomposeToken_flatten (ranks : Ranks) (token : Bytes) (maxRank : Option Nat) :
+theorem flatten_decomposeToken (ranks : Ranks) (token : Bytes) (maxRank : Option Nat) :
     (decomposeToken ranks token maxRank).flatten = token := by
   unfold decomposeToken
   rw [flatten_decomposeLoop]

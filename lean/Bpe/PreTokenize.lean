@@ -12,7 +12,7 @@ restricted to ASCII, as a state machine: at each position the seven branches are
 priority order, each returning the length it matches (0 = no match), and the first non-zero
 length is the next chunk; if none matches, one byte is consumed (the fallback, unreachable on
 ASCII input once `isPunct` follows the regex). The loop is structural recursion on a fuel
-equal to the input length. Lemma 4 (`preTokenizeAscii_flatten`): the chunks concatenate back to
+equal to the input length. Lemma 4 (`flatten_preTokenizeAscii`): the chunks concatenate back to
 the input, and every chunk is non-empty — for every byte string, ASCII or not.
 -/
 
@@ -118,12 +118,12 @@ theorem firstMatch_pos (ns : List Nat) : 0 < firstMatch ns := by
   | cons n ns ih =>
     unfold firstMatch
     split
-    · exact ih
-    · rename_i h; simp at h; omega
+    next => exact ih
+    next h => simp only [beq_iff_eq] at h; omega
 
 theorem nextChunkLen_pos (rest : Bytes) : 0 < nextChunkLen rest := firstMatch_pos _
 
-theorem splitLoop_flatten (fuel : Nat) (data : Bytes) (h : data.length ≤ fuel) :
+theorem flatten_splitLoop (fuel : Nat) (data : Bytes) (h : data.length ≤ fuel) :
     (splitLoop fuel data).flatten = data := by
   induction fuel generalizing data with
   | zero =>
@@ -140,7 +140,7 @@ theorem splitLoop_flatten (fuel : Nat) (data : Bytes) (h : data.length ≤ fuel)
       simp at h ⊢
       omega
 
-theorem splitLoop_ne_nil (fuel : Nat) (data c : Bytes) (h : c ∈ splitLoop fuel data) :
+theorem ne_nil_of_mem_splitLoop (fuel : Nat) (data c : Bytes) (h : c ∈ splitLoop fuel data) :
     c ≠ [] := by
   induction fuel generalizing data with
   | zero => simp [splitLoop] at h
@@ -159,16 +159,16 @@ theorem splitLoop_ne_nil (fuel : Nat) (data c : Bytes) (h : c ∈ splitLoop fuel
 
 /-- **Lemma 4** (partition): the chunks concatenate back to the input. The seed assumes
 ASCII input; the statement holds for every byte string. -/
-theorem preTokenizeAscii_flatten (data : Bytes) : (preTokenizeAscii data).flatten = data :=
-  splitLoop_flatten _ _ (Nat.le_refl _)
+theorem flatten_preTokenizeAscii (data : Bytes) : (preTokenizeAscii data).flatten = data :=
+  flatten_splitLoop _ _ (Nat.le_refl _)
 
 /-- **Lemma 4**, in the seed's form (with its ASCII hypothesis). -/
-theorem preTokenizeAscii_partition (data : Bytes) (_h : ∀ b ∈ data, isAscii b = true) :
+theorem flatten_preTokenizeAscii_of_ascii (data : Bytes) (_h : ∀ b ∈ data, isAscii b = true) :
     (preTokenizeAscii data).flatten = data :=
-  preTokenizeAscii_flatten data
+  flatten_preTokenizeAscii data
 
 /-- **Lemma 4**, second part: every chunk is non-empty. -/
-theorem preTokenizeAscii_ne_nil (data c : Bytes) (h : c ∈ preTokenizeAscii data) : c ≠ [] :=
-  splitLoop_ne_nil _ _ _ h
+theorem ne_nil_of_mem_preTokenizeAscii (data c : Bytes) (h : c ∈ preTokenizeAscii data) : c ≠ [] :=
+  ne_nil_of_mem_splitLoop _ _ _ h
 
 end Bpe

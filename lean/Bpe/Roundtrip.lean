@@ -84,7 +84,7 @@ theorem ascii_bpe_roundtrip (merges : Merges) (vocab : Vocab)
     (hinv : ∀ b, inverseByteShuffle (byteShuffle b) = b)
     (s : String) (_hs : IsAsciiString s) :
     decode vocab inverseByteShuffle (encode merges byteShuffle s) = some s :=
-  bpe_roundtrip preTokenizeAscii preTokenizeAscii_flatten merges vocab byteShuffle
+  bpe_roundtrip preTokenizeAscii flatten_preTokenizeAscii merges vocab byteShuffle
     inverseByteShuffle hw hinv s
 
 /-- The roundtrip with the inverse shuffle computed from the shuffle (Lemma 2). -/

@@ -34,10 +34,10 @@ theorem invertShuffle_shuffle (f : UInt8 → UInt8) (hf : Function.Injective f) 
     invertShuffle f (f b) = b := by
   unfold invertShuffle
   split
-  · rename_i x hx
+  next x hx =>
     have hp := List.find?_some hx
     exact hf (by simpa using hp)
-  · rename_i hnone
+  next hnone =>
     rw [List.find?_eq_none] at hnone
     have := hnone b.toNat (List.mem_range.mpr (UInt8.toNat_lt_256 b))
     simp at this

@@ -84,7 +84,7 @@ def lemma_decompose_roundtrip(
 ) -> bool:
     """Lemma 3 (decompose roundtrip): the parts concatenate back to ``token``.
 
-    Lean: ``Bpe.Decompose.decomposeToken_flatten``.
+    Lean: ``Bpe.Decompose.flatten_decomposeToken``.
     """
     return b"".join(decompose_token(ranks, token, max_rank)) == token
 

@@ -206,8 +206,8 @@ def lemma_pre_tokenize_partition(data: bytes) -> bool:
     """Lemma 4: the chunks concatenate to ``data`` and none is empty (for every byte string,
     ASCII or not).
 
-    Lean: ``Bpe.PreTokenize.preTokenizeAscii_flatten`` and ``preTokenizeAscii_ne_nil``
-    (``preTokenizeAscii_partition`` is the seed's form with an ASCII hypothesis).
+    Lean: ``Bpe.PreTokenize.flatten_preTokenizeAscii`` and ``ne_nil_of_mem_preTokenizeAscii``
+    (``flatten_preTokenizeAscii_of_ascii`` is the seed's form with an ASCII hypothesis).
     """
     chunks = pre_tokenize_ascii(data)
     return b"".join(chunks) == data and all(len(c) > 0 for c in chunks)
