@@ -70,6 +70,15 @@ def _token_ids(tokens: Any) -> list[int]:
     return [_token_id(t) for t in tokens]
 
 
+def _fix_surrogates(text: str) -> str:
+    """Lone surrogates become U+FFFD (valid pairs are joined), as tiktoken does."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
 def _check_text(text: Any) -> None:
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__!r}")
@@ -114,9 +123,9 @@ class Encoding:
             mergeable_ranks, pat_str, special_tokens, engine="fast", name=name
         )
         self._decoder: dict[int, bytes] = {rank: token for token, rank in mergeable_ranks.items()}
-        self._special_decoder: dict[int, bytes] = {
-            idx: text.encode("utf-8") for text, idx in special_tokens.items()
-        }
+        self._special_decoder: dict[int, bytes] = {}
+        for text, idx in special_tokens.items():  # an id given twice decodes to the first
+            self._special_decoder.setdefault(idx, text.encode("utf-8"))
         self._sorted_token_bytes: list[bytes] | None = None
 
     def __repr__(self) -> str:
@@ -211,6 +220,7 @@ class Encoding:
         completions is unspecified, as in tiktoken)."""
         allowed, disallowed = self._allowed(allowed_special, disallowed_special)
         _check_text(text)
+        text = _fix_surrogates(text)
         tokens = self._tokenizer.encode(
             text, allowed_special=allowed, disallowed_special=frozenset(disallowed)
         )
@@ -228,7 +238,8 @@ class Encoding:
         if isinstance(text_or_bytes, str):
             text_or_bytes = text_or_bytes.encode("utf-8")
         if not isinstance(text_or_bytes, bytes):
-            raise TypeError(f"{type(text_or_bytes).__name__!r} object is not an instance of 'bytes'")
+            kind = type(text_or_bytes).__name__
+            raise TypeError(f"{kind!r} object is not an instance of 'bytes'")
         token = self._mergeable_ranks.get(text_or_bytes)
         if token is not None:
             return token
