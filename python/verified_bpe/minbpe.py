@@ -79,10 +79,6 @@ class _MinbpeVocab:
         with self._merge_vocab():
             return super().check_well_formed()  # type: ignore[misc]
 
-    def to_tokenizer(self, name: str = "trained") -> _FastTokenizer:
-        with self._merge_vocab():
-            return super().to_tokenizer(name)  # type: ignore[misc]
-
 
 class BasicTokenizer(_MinbpeVocab, _train.BasicTokenizer):
     """minbpe's ``BasicTokenizer`` (no split pattern)."""
@@ -90,6 +86,10 @@ class BasicTokenizer(_MinbpeVocab, _train.BasicTokenizer):
 
 class RegexTokenizer(_MinbpeVocab, _train.RegexTokenizer):
     """minbpe's ``RegexTokenizer`` (default pattern: GPT-4's, tiktoken 0.14's form)."""
+
+    def to_tokenizer(self, name: str = "trained") -> _FastTokenizer:
+        with self._merge_vocab():
+            return super().to_tokenizer(name)
 
 
 Tokenizer = BasicTokenizer
