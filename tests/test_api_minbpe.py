@@ -143,3 +143,12 @@ def test_save_load_with_specials(cls, tmp_path):
     if cls is RegexTokenizer:
         fast = loaded.to_tokenizer()
         assert fast.encode(sample, allowed_special="all") == ids
+
+
+@pytest.mark.parametrize("cls", [BasicTokenizer, RegexTokenizer])
+@pytest.mark.parametrize("text", TEXTS[:4])
+def test_encode_decode_identity_untrained(cls, text):
+    tok = cls()
+    ids = tok.encode(text)
+    assert ids == list(text.encode("utf-8"))
+    assert tok.decode(ids) == text
