@@ -107,3 +107,11 @@ class MalformedGgufError(BpeError):
 
 
 __all__ += ["MalformedGgufError"]
+
+
+class VocabularyNotFoundError(BpeError, FileNotFoundError):
+    """No source of a published vocabulary is available (no bundled package, nothing valid
+    in tiktoken's cache, no download); the message names the fix in one line."""
+
+
+__all__ += ["VocabularyNotFoundError"]

@@ -168,10 +168,12 @@ class Tokenizer:
         self._decoder: dict[int, bytes] = {rank: token for token, rank in ranks.items()}
         if len(self._decoder) != len(ranks):
             raise MalformedVocabError("two tokens share a rank")
+        special_ids: set[int] = set()  # two special tokens may share an id (o200k_harmony)
         for text, token_id in self._special_tokens.items():
-            if token_id in self._decoder:
+            if token_id in self._decoder and token_id not in special_ids:
                 raise MalformedVocabError(f"special token {text!r} reuses id {token_id}")
-            self._decoder[token_id] = text.encode("utf-8")
+            self._decoder.setdefault(token_id, text.encode("utf-8"))  # the first one decodes
+            special_ids.add(token_id)
         self._regex = compile_pattern(pattern)
         try:
             self._ascii_regex: re.Pattern[str] | None = re.compile(ascii_pattern(pattern), re.ASCII)

