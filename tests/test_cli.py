@@ -173,7 +173,6 @@ def test_help_exit_0(args):
         ("encode", "--engine", "turbo", "x"),
         ("encode", "--no-such-option", "x"),
         ("encode", "--gguf", "a.gguf", "--model", "b.model", "x"),
-        ("decode", "12", "abc"),
         ("decode", "--bytes", "--stream", "1"),
         ("train", "some text"),
         ("train", "--vocab-size", "100", "-o", "x", "text"),

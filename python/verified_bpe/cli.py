@@ -8,9 +8,11 @@ Subcommands::
     verify  [toolchain options] check the Lean proofs (python -m verified_bpe.toolchain verify)
     bench   [bench options]     encoding throughput (bench/bench_encode.py, source checkout)
 
-Exit status: 0 on success, 2 for a usage error (argparse), 1 for an error of the input (a
-:class:`~verified_bpe.errors.BpeError`, an unreadable file...), reported as one line on
-stderr without a traceback.
+Exit status: 0 on success, 2 for a usage error (argparse: unknown option, missing or
+malformed option value), 1 for an error of the input (a
+:class:`~verified_bpe.errors.BpeError` such as a token id that is not ASCII digits, an
+unreadable file, input over :data:`MAX_INPUT_BYTES`, memory exhausted...), reported as one
+line on stderr without a traceback.
 """
 
 from __future__ import annotations
@@ -25,10 +27,18 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Protocol
 
-from .errors import BpeError, DisallowedSpecialTokenError, InvalidUtf8Error
+from . import validate
+from .errors import BpeError, DisallowedSpecialTokenError, InvalidArgumentError, InvalidUtf8Error
 
 ENCODINGS = ("cl100k_base", "o200k_base")
 PROG = "verified-bpe"
+
+#: Most bytes read from stdin or ``--file`` (``/dev/zero`` or an endless pipe is refused
+#: once this much has been read, instead of exhausting memory).
+MAX_INPUT_BYTES = 256 << 20
+
+#: Bytes read at a time by ``decode --stream``.
+_STREAM_CHUNK = 1 << 16
 
 
 class Codec(Protocol):
@@ -45,33 +55,45 @@ class CliError(Exception):
 # ---------------------------------------------------------------------------- input helpers
 def read_input_text(text: str | None, file: str | None, stdin: IO[bytes]) -> str:
     """The text to work on: the argument, else the file (``-`` = stdin), else stdin; files
-    and stdin must be UTF-8 (:class:`~verified_bpe.errors.InvalidUtf8Error` otherwise)."""
+    and stdin must be UTF-8 (:class:`~verified_bpe.errors.InvalidUtf8Error` otherwise) and
+    at most :data:`MAX_INPUT_BYTES` long (:class:`~verified_bpe.errors.InvalidArgumentError`)."""
     if text is not None:
         return text
-    data = stdin.read() if file in (None, "-") else Path(file).read_bytes()  # type: ignore[arg-type]
+    if file in (None, "-"):
+        data = validate.read_bounded(stdin, MAX_INPUT_BYTES, "stdin")
+    else:
+        with open(file, "rb") as handle:  # type: ignore[arg-type]
+            data = validate.read_bounded(handle, MAX_INPUT_BYTES, str(file))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InvalidUtf8Error(data, f"input {exc.reason} at byte {exc.start}") from None
 
 
+_SEPARATORS = str.maketrans(",[]", "   ")
+
+
 def parse_ids(words: Sequence[str]) -> list[int]:
-    """Token ids from words: integers separated by spaces, commas or newlines, optionally a
-    JSON list (``[1, 2]``).  ``ValueError`` names the first word that is not an integer."""
-    text = " ".join(words).replace(",", " ").replace("[", " ").replace("]", " ")
-    ids: list[int] = []
-    for word in text.split():
-        try:
-            ids.append(int(word))
-        except ValueError:
-            raise ValueError(f"not a token id: {word!r}") from None
-    return ids
+    """Token ids from words: integers (ASCII digits only: no sign, ``_`` or other digits)
+    separated by spaces, commas or newlines, optionally a JSON list (``[1, 2]``).
+    :class:`~verified_bpe.errors.InvalidArgumentError` names the first word that is not."""
+    text = " ".join(words).translate(_SEPARATORS)
+    return [validate.decimal(word, "token id") for word in text.split()]
 
 
 def iter_stdin_ids(stdin: IO[bytes]) -> Iterator[int]:
-    """Ids from stdin as they arrive (line by line), for ``decode --stream``."""
-    for line in stdin:
-        yield from parse_ids([line.decode("ascii", errors="replace")])
+    """Ids from stdin as they arrive (line by line, at most 64 KiB at a time, so memory is
+    bounded even for one endless line), for ``decode --stream``."""
+    carry = ""
+    while chunk := stdin.readline(_STREAM_CHUNK):
+        text = (carry + chunk.decode("ascii", errors="replace")).translate(_SEPARATORS)
+        words = text.split()
+        carry = words.pop() if words and not text[-1].isspace() else ""
+        if len(carry) > validate.MAX_DECIMAL_DIGITS:
+            validate.decimal(carry, "token id")  # raises: not a number, or too large
+        yield from (validate.decimal(word, "token id") for word in words)
+    if carry:
+        yield validate.decimal(carry, "token id")
 
 
 # ---------------------------------------------------------------------------- tokenizers
@@ -132,7 +154,10 @@ def cmd_decode(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) ->
                 stdout.flush()
         stdout.write(decoder.flush().encode("utf-8"))
         return 0
-    words = args.ids if args.ids else [stdin.read().decode("ascii", errors="replace")]
+    if args.ids:
+        words = args.ids
+    else:
+        words = [validate.read_bounded(stdin, MAX_INPUT_BYTES, "stdin").decode("ascii", "replace")]
     data = codec.decode_bytes(parse_ids(words))
     if args.bytes:
         stdout.write(data)
@@ -142,15 +167,14 @@ def cmd_decode(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) ->
 
 
 def cmd_train(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) -> int:
-    import regex
-
+    from .errors import PatternError
     from .train import RegexTokenizer
 
     text = read_input_text(args.text, args.file, stdin)
     try:
         tokenizer = RegexTokenizer(pattern=args.pattern)
-    except regex.error as exc:
-        raise CliError(f"bad --pattern: {exc}") from None
+    except PatternError as exc:
+        raise CliError(f"--pattern: {exc}") from None
     if args.verbose:  # train prints its progress on stdout; keep stdout for the result
         with contextlib.redirect_stdout(sys.stderr):
             tokenizer.train(text, args.vocab_size, verbose=True)
@@ -267,9 +291,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
 
 def _vocab_size(word: str) -> int:
     try:
-        value = int(word)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {word!r}") from None
+        value = validate.decimal(word, "--vocab-size")
+    except InvalidArgumentError as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
     if value < 256:
         raise argparse.ArgumentTypeError(f"must be at least 256, not {value}")
     return value
@@ -298,9 +322,9 @@ def main(
     except (BpeError, CliError, OSError) as exc:
         return _fail(prog, _describe(exc))
     except ValueError as exc:  # bad input that is not a BpeError
-        if args.command == "decode":
-            parser.error(str(exc))  # a word that is not a token id: usage error (exit 2)
         return _fail(prog, str(exc))
+    except MemoryError:
+        return _fail(prog, "out of memory (the input is too large)")
     finally:
         with contextlib.suppress(BrokenPipeError, ValueError):
             stdout.flush()

@@ -37,6 +37,7 @@ from .patterns import (
     O200K_PATTERN,
     compile_pattern,
     pre_tokenize_regex,
+    split_pattern,
 )
 from .spec import pretokenize as pt
 from .spec.decompose import recover_merges
@@ -192,7 +193,7 @@ def make_facts(sl: Slice, texts: Sequence[str]) -> list[Fact]:
             chunks = None
         else:
             mine = tuple(encode_with(_o200k_chunks, sl.merges, sl.shuffle, text))
-            chunks = tuple(compile_pattern(O200K_PATTERN).findall(text))
+            chunks = tuple(split_pattern(compile_pattern(O200K_PATTERN), text))
         if mine != ids:
             raise CrossCheckError(
                 f"{sl.name}: {text!r}: Python {list(mine)} != tiktoken {list(ids)}"

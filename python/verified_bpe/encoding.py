@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import regex
 
 from .errors import UnknownTokenError
+from .patterns import pre_tokenize_regex
 from .tokenizer import Tokenizer, bpe_ranks
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -338,8 +339,8 @@ class Encoding:
         """Split with the pattern, then BPE each piece (= :meth:`encode_ordinary`)."""
         return [
             t
-            for piece in regex.findall(self._pat_str, text)
-            for t in self._bpe(piece.encode("utf-8"))
+            for piece in pre_tokenize_regex(text, self._pat_str)
+            for t in self._bpe(piece)
         ]
 
     def _encode_bytes(self, data: bytes) -> list[int]:

@@ -115,3 +115,57 @@ class VocabularyNotFoundError(BpeError, FileNotFoundError):
 
 
 __all__ += ["VocabularyNotFoundError"]
+
+
+def _shorten(text: str, limit: int = 60) -> str:
+    """``repr(text)``, cut to about ``limit`` characters (errors must stay one short line)."""
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+
+
+class PatternError(BpeError):
+    """A split pattern does not compile (``regex`` syntax error, nesting too deep...).
+    ``pattern`` is the pattern; ``str(error)`` names it (shortened) and the reason."""
+
+    def __init__(self, pattern: str, reason: str) -> None:
+        super().__init__(f"bad split pattern {_shorten(pattern)}: {reason}")
+        self.pattern = pattern
+        self.reason = reason
+
+
+class PatternTimeoutError(PatternError):
+    """Splitting a text with a pattern that is not one of the package's own took longer than
+    its budget (:func:`verified_bpe.patterns.pattern_timeout`): catastrophic backtracking,
+    e.g. ``\\w*\\w*\\w*X|.``.  ``pattern``, ``timeout`` (seconds) and ``n_chars`` (length of
+    the text) say what was tried."""
+
+    def __init__(self, pattern: str, timeout: float, n_chars: int) -> None:
+        super().__init__(
+            pattern, f"splitting {n_chars} characters took more than {timeout:.2f} s"
+        )
+        self.timeout = timeout
+        self.n_chars = n_chars
+
+
+class InvalidArgumentError(BpeError):
+    """An argument has the wrong type or value: a token id that is not a non-negative
+    ``int`` (``bool`` excluded), a number that is not ASCII digits, a path that is not a
+    regular file...  ``argument`` names it; ``str(error)`` reads ``argument: message``."""
+
+    def __init__(self, argument: str, message: str) -> None:
+        super().__init__(f"{argument}: {message}")
+        self.argument = argument
+        self.message = message
+
+
+class NotRegularFileError(InvalidArgumentError):
+    """A vocabulary file (``.model``, GGUF) is a FIFO, a device, a directory...: refused
+    before it is opened for reading (a FIFO would block, a device never end)."""
+
+    def __init__(self, path: str, kind: str) -> None:
+        super().__init__(path, f"not a regular file ({kind})")
+        self.path = path
+        self.kind = kind
+
+
+__all__ += ["InvalidArgumentError", "NotRegularFileError", "PatternError", "PatternTimeoutError"]

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import BpeError, MalformedGgufError
 from .patterns import CL100K_PATTERN, GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN, PATTERNS
+from .validate import check_regular_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from .tokenizer import Engine, Tokenizer
@@ -347,14 +348,18 @@ def read_gguf_vocab(path: str | os.PathLike[str]) -> GgufVocab:
     """Read the tokenizer metadata of a GGUF file.
 
     Raises :class:`~verified_bpe.errors.MalformedGgufError` for anything wrong with the file
-    (``OSError`` for a file that cannot be opened at all, e.g. a missing one).
+    (``OSError`` naming the file for one that cannot be opened at all, e.g. a missing one;
+    :class:`~verified_bpe.errors.NotRegularFileError` for a FIFO, device or directory).
     """
     where = os.fspath(path)
+    check_regular_file(where)  # a FIFO would block, a device never end
     try:
         try:
             reader = _open_reader(where)
-        except OSError:
-            raise
+        except OSError as exc:
+            if exc.filename is not None:
+                raise
+            raise OSError(exc.errno, exc.strerror or str(exc), where) from None
         except (ValueError, KeyError, IndexError, OverflowError, TypeError) as exc:
             raise MalformedGgufError(f"not a readable GGUF file: {exc}") from None
         try:

@@ -17,6 +17,15 @@ anywhere else (before the special tokens are complete, or inside a line: the las
 no ``\\n``) is reported as truncated.  Errors are
 :class:`~verified_bpe.errors.MalformedModelError` with the 1-based line number.
 
+Limits (so that memory stays bounded by the file's size): numbers have at most 18 digits,
+and the tokens of all merges together may hold at most
+``VOCAB_BYTES_BASE + VOCAB_BYTES_PER_FILE_BYTE * len(text)`` bytes (16 MiB + 64 per
+character of the file); a file whose merges grow past it (``256 256``, ``257 257``, ...
+doubles the length on every line) is refused at the line that crosses it, before the tokens
+are built.
+Only a regular file is read (a FIFO or device:
+:class:`~verified_bpe.errors.NotRegularFileError`).
+
 ``.vocab`` is for people only (never read back): one line per token, ``[t] id`` for a byte,
 ``[a][b] -> [ab] id`` for a merge, ``[<|special|>] id`` for a special token, each token
 shown with :func:`render_token`.
@@ -24,13 +33,13 @@ shown with :func:`render_token`.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import MalformedModelError
+from . import validate
+from .errors import InvalidArgumentError, MalformedModelError
 from .spec.well_formed import build_vocab, check_well_formed
 
 MODEL_HEADER = "minbpe v1"
@@ -39,7 +48,9 @@ IDENTITY_SHUFFLE: tuple[int, ...] = tuple(range(256))
 
 Pair = tuple[int, int]
 
-_DECIMAL = re.compile(r"[0-9]+")
+#: Bound on the total bytes of the merged tokens: base + per character of the file (above).
+VOCAB_BYTES_BASE = 16 << 20
+VOCAB_BYTES_PER_FILE_BYTE = 64
 
 
 @dataclass(frozen=True)
@@ -124,20 +135,24 @@ def format_model(data: ModelData) -> str:
     return "".join(line + "\n" for line in lines)
 
 
+def _short(text: str) -> str:
+    """``repr`` of a line of the file, cut to 40 characters (errors stay short)."""
+    return repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
+
+
 def _decimal(field_text: str, what: str, line: int) -> int:
     """A non-negative decimal integer (ASCII digits only), or a typed error."""
-    if not _DECIMAL.fullmatch(field_text):
-        raise MalformedModelError(
-            f"{what} must be a non-negative integer, got {field_text!r}", line
-        )
-    return int(field_text)
+    try:
+        return validate.decimal(field_text, what)
+    except InvalidArgumentError as exc:
+        raise MalformedModelError(f"{what}: {exc.message}", line) from None
 
 
 def _parse_special(text: str, line: int) -> tuple[str, int]:
     """``<special> <id>`` (the token may contain spaces; the id follows the last one)."""
     token, sep, idx_text = text.rpartition(" ")
     if not sep or not token:
-        raise MalformedModelError(f"expected '<special token> <id>', got {text!r}", line)
+        raise MalformedModelError(f"expected '<special token> <id>', got {_short(text)}", line)
     return token, _decimal(idx_text, "special token id", line)
 
 
@@ -145,7 +160,7 @@ def _parse_merge(text: str, line: int, next_id: int) -> Pair:
     """``<id0> <id1>``, both ids already defined (below ``next_id``)."""
     fields = text.split(" ")
     if len(fields) != 2:
-        raise MalformedModelError(f"expected a merge '<id0> <id1>', got {text!r}", line)
+        raise MalformedModelError(f"expected a merge '<id0> <id1>', got {_short(text)}", line)
     p0 = _decimal(fields[0], "merge id", line)
     p1 = _decimal(fields[1], "merge id", line)
     for part in (p0, p1):
@@ -178,8 +193,8 @@ def parse_model(text: str) -> ModelData:
     :class:`~verified_bpe.errors.MalformedModelError` carrying the line number.
     """
     lines = _split_lines(text)
-    if lines[0].strip() != MODEL_HEADER:
-        raise MalformedModelError(f"bad header {lines[0][:40]!r}, expected {MODEL_HEADER!r}", 1)
+    if lines[0].strip() != MODEL_HEADER:  # the line is not shown: the file may be anything
+        raise MalformedModelError(f"bad header: the first line is not {MODEL_HEADER!r}", 1)
     if len(lines) < 3:
         what = "pattern line" if len(lines) < 2 else "number of special tokens"
         raise MalformedModelError(f"truncated: no {what}", len(lines) + 1)
@@ -203,10 +218,21 @@ def parse_model(text: str) -> ModelData:
         special_lines[token] = line
     merges: dict[Pair, int] = {}
     merge_lines: dict[int, int] = {}
+    lengths = [1] * FIRST_MERGE_ID  # byte length of each token, to bound the vocabulary
+    limit = budget = VOCAB_BYTES_BASE + VOCAB_BYTES_PER_FILE_BYTE * len(text)
     for k, merge_text in enumerate(lines[3 + n_special :]):
         line = 4 + n_special + k
         idx = FIRST_MERGE_ID + k
         pair = _parse_merge(merge_text, line, idx)
+        lengths.append(lengths[pair[0]] + lengths[pair[1]])
+        budget -= lengths[-1]
+        if budget < 0:
+            raise MalformedModelError(
+                f"the merges up to this line make tokens of more than {limit} bytes in total "
+                f"(limit: {VOCAB_BYTES_BASE} + {VOCAB_BYTES_PER_FILE_BYTE} per character "
+                "of the file)",
+                line,
+            )
         if pair in merges:
             raise MalformedModelError(
                 f"merge {pair} appears twice (first as id {merges[pair]})", line
@@ -256,9 +282,10 @@ def write_model(path: str | Path, data: ModelData) -> Path:
 def read_model(path: str | Path) -> ModelData:
     """Read and validate a ``.model`` file (:func:`parse_model`).
 
-    A file that is not UTF-8 is a :class:`~verified_bpe.errors.MalformedModelError` too.
+    A file that is not UTF-8 is a :class:`~verified_bpe.errors.MalformedModelError` too; a
+    path that is not a regular file a :class:`~verified_bpe.errors.NotRegularFileError`.
     """
-    raw = Path(path).read_bytes()
+    raw = validate.read_regular_file(str(path))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

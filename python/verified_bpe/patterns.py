@@ -16,7 +16,11 @@ Llama-3 pattern as used by llama.cpp (seed 003).
 
 from __future__ import annotations
 
+import re
+
 import regex
+
+from .errors import PatternError, PatternTimeoutError
 
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?[\p{L}]+| ?[\p{N}]+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
@@ -59,19 +63,69 @@ PATTERNS = {
 }
 
 
+#: Patterns written in this package (their running time is linear in practice); any other
+#: pattern (a ``.model`` file's, ``train --pattern``, ``Tokenizer.from_ranks``) runs under a
+#: time budget, :func:`pattern_timeout`.
+TRUSTED_PATTERNS: frozenset[str] = frozenset({*PATTERNS.values(), CL100K_PATTERN_ORIGINAL})
+
+#: Time budget of an untrusted pattern on a text of ``n`` characters: ``BASE + PER_CHAR * n``
+#: seconds (the patterns above need at most about 1 us per character; 50 us leaves room for
+#: a loaded machine).  Exceeding it raises :class:`~verified_bpe.errors.PatternTimeoutError`.
+PATTERN_TIMEOUT_BASE = 1.0
+PATTERN_TIMEOUT_PER_CHAR = 50e-6
+
+
 def compile_pattern(pattern: str) -> regex.Pattern[str]:
-    """Compile with the ``regex`` module (it keeps its own cache of compiled patterns)."""
-    return regex.compile(pattern)
+    """Compile with the ``regex`` module (it keeps its own cache of compiled patterns).
+
+    A pattern that does not compile: :class:`~verified_bpe.errors.PatternError`.
+    """
+    if not isinstance(pattern, str):
+        raise PatternError(repr(pattern), "a split pattern must be a str")
+    try:
+        return regex.compile(pattern)
+    except (regex.error, OverflowError, RecursionError, ValueError, TypeError) as exc:
+        raise PatternError(pattern, str(exc) or type(exc).__name__) from None
+
+
+def pattern_timeout(pattern: str, n_chars: int) -> float | None:
+    """The time budget (seconds) for splitting ``n_chars`` characters with ``pattern``:
+    ``None`` (no limit) for :data:`TRUSTED_PATTERNS`."""
+    if pattern in TRUSTED_PATTERNS:
+        return None
+    return PATTERN_TIMEOUT_BASE + PATTERN_TIMEOUT_PER_CHAR * n_chars
+
+
+def split_pattern(
+    compiled: regex.Pattern[str] | re.Pattern[str], text: str, timeout: float | None = None
+) -> list[str]:
+    """The pieces of ``text``: the WHOLE match (``group(0)``) of each successive match of
+    ``compiled``, as tiktoken does.  ``findall`` would be wrong: with a capturing group it
+    returns the group's contents instead of the match (and tuples for several groups).
+
+    ``timeout`` (seconds, ``regex`` patterns only) bounds the whole split; exceeding it
+    raises :class:`~verified_bpe.errors.PatternTimeoutError` naming the pattern.  Matches
+    are collected before they are returned, so the caller's work is not charged to it.
+    """
+    if timeout is None:
+        return [found.group(0) for found in compiled.finditer(text)]
+    try:
+        return [found.group(0) for found in compiled.finditer(text, timeout=timeout)]  # type: ignore[call-overload]
+    except TimeoutError:
+        raise PatternTimeoutError(compiled.pattern, timeout, len(text)) from None
 
 
 def pre_tokenize_regex(text: str, pattern: str) -> list[bytes]:
-    """Split ``text`` with ``pattern`` (``findall`` semantics) and UTF-8 encode each chunk.
+    """Split ``text`` with ``pattern`` (:func:`split_pattern`: whole matches, under the
+    budget :func:`pattern_timeout`) and UTF-8 encode each chunk.
 
     For the patterns above every character of any text belongs to some match, so the chunks
     concatenate to ``text.encode("utf-8")`` (tested).  Lone surrogates cannot be encoded:
     ``UnicodeEncodeError`` (the tokenizer replaces them first, like tiktoken).
     """
-    return [piece.encode("utf-8") for piece in compile_pattern(pattern).findall(text)]
+    compiled = compile_pattern(pattern)
+    pieces = split_pattern(compiled, text, pattern_timeout(pattern, len(text)))
+    return [piece.encode("utf-8") for piece in pieces]
 
 
 #: ASCII meaning of the Unicode properties used by the patterns above.

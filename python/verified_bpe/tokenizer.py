@@ -29,8 +29,15 @@ from typing import Literal
 
 import regex
 
+from . import validate
 from .errors import DisallowedSpecialTokenError, MalformedVocabError
-from .patterns import ascii_pattern, compile_pattern, pre_tokenize_regex
+from .patterns import (
+    ascii_pattern,
+    compile_pattern,
+    pattern_timeout,
+    pre_tokenize_regex,
+    split_pattern,
+)
 from .spec.decompose import recover_merges
 from .spec.encode import decode_chunk, encode_with
 from .spec.merge import decode_bytes
@@ -170,15 +177,18 @@ class Tokenizer:
             raise MalformedVocabError("two tokens share a rank")
         special_ids: set[int] = set()  # two special tokens may share an id (o200k_harmony)
         for text, token_id in self._special_tokens.items():
+            validate.token_id(token_id, f"special token {text!r}")
             if token_id in self._decoder and token_id not in special_ids:
                 raise MalformedVocabError(f"special token {text!r} reuses id {token_id}")
             self._decoder.setdefault(token_id, text.encode("utf-8"))  # the first one decodes
             special_ids.add(token_id)
         self._regex = compile_pattern(pattern)
-        try:
-            self._ascii_regex: re.Pattern[str] | None = re.compile(ascii_pattern(pattern), re.ASCII)
-        except (ValueError, re.error):
-            self._ascii_regex = None
+        self._ascii_regex: re.Pattern[str] | None = None
+        if pattern_timeout(pattern, 0) is None:  # ``re`` has no time-out: own patterns only
+            try:
+                self._ascii_regex = re.compile(ascii_pattern(pattern), re.ASCII)
+            except (ValueError, re.error):
+                self._ascii_regex = None
         self._cache: dict[str, list[int]] = {}
         self._spec = spec if spec is not None or engine == "fast" else spec_tables(ranks)
 
@@ -272,7 +282,7 @@ class Tokenizer:
         ranks = self._ranks
         splitter = self._ascii_regex if self._ascii_regex and text.isascii() else self._regex
         out: list[int] = []
-        for piece in splitter.findall(text):
+        for piece in split_pattern(splitter, text, pattern_timeout(self.pattern, len(text))):
             ids = cache.get(piece)
             if ids is None:
                 ids = bpe_ranks(ranks, piece.encode("utf-8"))

@@ -33,7 +33,14 @@ from typing import TYPE_CHECKING, Literal
 
 import regex
 
-from .errors import DisallowedSpecialTokenError, MalformedModelError, MalformedVocabError
+from . import validate
+from .errors import (
+    DisallowedSpecialTokenError,
+    InvalidArgumentError,
+    MalformedModelError,
+    MalformedVocabError,
+    PatternError,
+)
 from .model_io import (
     FIRST_MERGE_ID,
     IDENTITY_SHUFFLE,
@@ -244,23 +251,24 @@ class BasicTokenizer:
         return _whole(data)
 
     def _set_tables(self, merges: Mapping[Pair, int], special_tokens: Mapping[str, int]) -> None:
-        """Install merges and special tokens, rebuilding ``vocab`` and the decoder table."""
-        self.merges = dict(merges)
-        self.vocab = build_vocab(self.merges)
-        self.special_tokens = {}
-        self._decoder = dict(self.vocab)
-        self.register_special_tokens(special_tokens)
+        """Install merges and special tokens, rebuilding ``vocab`` and the decoder table.
+        Atomic: everything is built and checked first, then swapped in (on an error the
+        tokenizer is unchanged)."""
+        new_merges = dict(merges)
+        vocab = build_vocab(new_merges)
+        specials, decoder = _with_specials({}, dict(vocab), special_tokens)
+        self.merges, self.vocab = new_merges, vocab
+        self.special_tokens, self._decoder = specials, decoder
 
     def register_special_tokens(self, special_tokens: Mapping[str, int]) -> None:
-        """Add special tokens (text -> id); an id must not be a byte, merge or other special
-        id (:class:`~verified_bpe.errors.MalformedVocabError` otherwise)."""
-        for text, idx in special_tokens.items():
-            if not text:
-                raise MalformedVocabError("a special token cannot be empty")
-            if idx in self._decoder and self.special_tokens.get(text) != idx:
-                raise MalformedVocabError(f"special token {text!r}: id {idx} is already used")
-            self.special_tokens[text] = idx
-            self._decoder[idx] = text.encode("utf-8")
+        """Add special tokens (text -> id).  A token is a non-empty ``str``; an id is a
+        non-negative ``int`` (:class:`~verified_bpe.errors.InvalidArgumentError` otherwise)
+        that is not a byte, merge or other special id
+        (:class:`~verified_bpe.errors.MalformedVocabError`).  Atomic: on an error no token
+        of the call is added."""
+        self.special_tokens, self._decoder = _with_specials(
+            self.special_tokens, self._decoder, special_tokens
+        )
 
     def check_well_formed(self) -> WellFormedResult:
         """:func:`~verified_bpe.spec.well_formed.check_well_formed` on ``merges``, ``vocab``
@@ -279,10 +287,11 @@ class BasicTokenizer:
         num_merges = vocab_size - FIRST_MERGE_ID
         chunks = self._pre_tokenize(text.encode("utf-8"))
         report = _printer(num_merges) if verbose else None
-        self._set_tables(train_merges(chunks, num_merges, report), self.special_tokens)
-        result = self.check_well_formed()
+        merges = train_merges(chunks, num_merges, report)
+        result = check_well_formed(merges, build_vocab(merges), IDENTITY_SHUFFLE)
         if not result.ok:  # cannot happen for trained tables (tested); refuse if it does
             raise MalformedVocabError(f"trained table not well formed: {result.reason}")
+        self._set_tables(merges, self.special_tokens)  # atomic: unchanged on an error
         if verbose:
             print(f"trained {len(self.merges)} merges, vocabulary of {len(self.vocab)} tokens")
 
@@ -302,6 +311,11 @@ class BasicTokenizer:
         tokens decode to their UTF-8 text); unknown id:
         :class:`~verified_bpe.errors.UnknownTokenError`."""
         return decode_bytes(self._decoder, list(ids))
+
+    def decode_single_token_bytes(self, token_id: int) -> bytes:
+        """The bytes of one token (what :class:`~verified_bpe.streaming.StreamingDecoder`
+        needs; ``decode --stream --model``)."""
+        return self.decode_bytes([token_id])
 
     def decode(self, ids: Iterable[int], errors: str = "replace") -> str:
         """Decode to text; invalid UTF-8 is handled per ``errors`` (minbpe's ``"replace"``;
@@ -332,14 +346,17 @@ class BasicTokenizer:
         :class:`~verified_bpe.errors.MalformedModelError`.
         """
         data = read_model(model_file)
-        self._accept_pattern(data.pattern, str(model_file))
+        pattern = self._accept_pattern(data.pattern, str(model_file))
         self._set_tables(data.merges, data.special_tokens)
+        self.pattern = pattern
 
-    def _accept_pattern(self, pattern: str, path: str) -> None:
+    def _accept_pattern(self, pattern: str, path: str) -> str:
+        """The pattern a ``.model`` file gives this class (checked, not yet installed)."""
         if pattern:
             raise MalformedModelError(
                 "the file has a split pattern: load it into a RegexTokenizer", 2, path
             )
+        return pattern
 
     # ------------------------------------------------------------------ display
     def visualise(self, limit: int | None = None) -> str:
@@ -374,13 +391,16 @@ class RegexTokenizer(BasicTokenizer):
         """Split with the pattern (:func:`~verified_bpe.patterns.pre_tokenize_regex`)."""
         return pre_tokenize_regex(data.decode("utf-8"), self.pattern)
 
-    def _accept_pattern(self, pattern: str, path: str) -> None:
+    def _accept_pattern(self, pattern: str, path: str) -> str:
         if not pattern:
             raise MalformedModelError(
                 "the file has no split pattern: load it into a BasicTokenizer", 2, path
             )
-        compile_pattern(pattern)
-        self.pattern = pattern
+        try:
+            compile_pattern(pattern)
+        except PatternError as exc:
+            raise MalformedModelError(exc.args[0], 2, path) from None
+        return pattern
 
     def encode(self, text: str, allowed_special: AllowedSpecial = "none_raise") -> list[int]:
         """Encode with minbpe's special-token rule: ``allowed_special`` is ``"all"``,
@@ -445,6 +465,23 @@ def _allowed_specials(
     return set(allowed_special)
 
 
+def _with_specials(
+    specials: Mapping[str, int], decoder: Mapping[int, bytes], added: Mapping[str, int]
+) -> tuple[dict[str, int], dict[int, bytes]]:
+    """New special-token and decoder tables: ``specials`` / ``decoder`` plus ``added``, each
+    checked (inputs unchanged, so callers can swap the results in atomically)."""
+    new_specials, new_decoder = dict(specials), dict(decoder)
+    for text, idx in added.items():
+        if not isinstance(text, str) or not text:
+            raise InvalidArgumentError("special token", f"must be a non-empty str, not {text!r}")
+        validate.token_id(idx, f"special token {text!r}")
+        if idx in new_decoder and new_specials.get(text) != idx:
+            raise MalformedVocabError(f"special token {text!r}: id {idx} is already used")
+        new_specials[text] = idx
+        new_decoder[idx] = text.encode("utf-8")
+    return new_specials, new_decoder
+
+
 def _special_splitter(tokens: Collection[str]) -> regex.Pattern[str]:
     """A pattern whose ``split`` alternates text and special tokens (longest token first)."""
     ordered = sorted(tokens, key=lambda t: (-len(t), t))
@@ -456,6 +493,7 @@ def load_tokenizer(model_file: str | Path) -> BasicTokenizer:
     :class:`BasicTokenizer`."""
     data = read_model(model_file)
     tokenizer = RegexTokenizer() if data.pattern else BasicTokenizer()
-    tokenizer._accept_pattern(data.pattern, str(model_file))  # taken literally, not as a name
+    # taken literally, not as a name
+    tokenizer.pattern = tokenizer._accept_pattern(data.pattern, str(model_file))
     tokenizer._set_tables(data.merges, data.special_tokens)
     return tokenizer
