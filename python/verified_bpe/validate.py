@@ -75,10 +75,15 @@ def read_regular_file(path: str) -> bytes:
     (:class:`~verified_bpe.errors.NotRegularFileError`) without hanging, even if it replaced
     a regular file after a check."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(fd, "rb") as handle:
+    try:
         kind = file_kind(os.fstat(fd).st_mode)
-        if kind is not None:
-            raise NotRegularFileError(path, kind)
+    except OSError:
+        os.close(fd)
+        raise
+    if kind is not None:
+        os.close(fd)
+        raise NotRegularFileError(path, kind)
+    with os.fdopen(fd, "rb") as handle:
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         return handle.read()
