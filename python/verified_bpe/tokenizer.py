@@ -22,15 +22,23 @@ from __future__ import annotations
 
 import heapq
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import chain
 from typing import Literal
 
 import regex
 
 from .errors import DisallowedSpecialTokenError, MalformedVocabError
-from .patterns import ascii_pattern, compile_pattern, pre_tokenize_regex
+from .fast_split import SplitFn, Splitter
+from .patterns import (
+    CL100K_PATTERN,
+    CL100K_PATTERN_ORIGINAL,
+    LLAMA3_PATTERN,
+    O200K_PATTERN,
+    pre_tokenize_regex,
+)
 from .spec.decompose import recover_merges
 from .spec.encode import decode_chunk, encode_with
 from .spec.merge import decode_bytes
@@ -48,6 +56,11 @@ ASCII_PRE_TOKENIZERS: dict[str, Callable[[bytes], list[bytes]]] = {
 }
 
 _CACHE_LIMIT = 200_000  # chunk-cache entries before the fast engine's cache is cleared
+
+#: Patterns for which cutting the text with :func:`text_blocks` does not change the pieces.
+BLOCK_SAFE_PATTERNS = frozenset(
+    {CL100K_PATTERN, CL100K_PATTERN_ORIGINAL, O200K_PATTERN, LLAMA3_PATTERN}
+)
 
 
 @dataclass(frozen=True)
@@ -86,25 +99,35 @@ def bpe_ranks(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
 
     Symbols are identified by their start offset; ``nxt[s]`` is the start of the following
     symbol (``-1`` once ``s`` has been absorbed into its left neighbour) and ``prv[s]`` the
-    start of the preceding one.  A heap entry ``(rank, start, end)`` stands for "the two
-    adjacent symbols covering ``piece[start:end]``"; it is stale unless ``start`` is alive and
-    the symbol after it ends at ``end``.  Since the rank depends only on the covered bytes, a
-    live entry is always exact, and heap order ``(rank, start)`` is "lowest rank, leftmost".
+    start of the preceding one.  A heap entry stands for "the two adjacent symbols covering
+    ``piece[start:end]``" and is the integer ``rank << 2w | start << w | end`` (``w`` bits
+    per offset), so heap order is ``(rank, start)``: "lowest rank, leftmost"; integers
+    compare faster than tuples.  An entry is stale unless ``start`` is alive and the symbol
+    after it ends at ``end``; since the rank depends only on the covered bytes, a live entry
+    is always exact.  O(n log n) for a chunk of n bytes.
     """
     n = len(piece)
-    token = ranks.get(piece)
+    get = ranks.get
+    token = get(piece)
     if token is not None:
         return [token]
+    width = (n + 1).bit_length()
+    mask = (1 << width) - 1
+    shift = 2 * width
     nxt = list(range(1, n + 1))
     prv = list(range(-1, n - 1))
-    heap: list[tuple[int, int, int]] = []
+    heap: list[int] = []
     for s in range(n - 1):
-        rank = ranks.get(piece[s : s + 2])
+        rank = get(piece[s : s + 2])
         if rank is not None:
-            heap.append((rank, s, s + 2))
+            heap.append((rank << shift) | (s << width) | (s + 2))
     heapq.heapify(heap)
+    pop = heapq.heappop
+    push = heapq.heappush
     while heap:
-        _, start, end = heapq.heappop(heap)
+        key = pop(heap)
+        end = key & mask
+        start = (key >> width) & mask
         mid = nxt[start]
         if mid < 0 or mid >= n or nxt[mid] != end:
             continue  # stale
@@ -113,14 +136,14 @@ def bpe_ranks(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
         if end < n:
             prv[end] = start
             after = nxt[end]
-            rank = ranks.get(piece[start:after])
+            rank = get(piece[start:after])
             if rank is not None:
-                heapq.heappush(heap, (rank, start, after))
+                push(heap, (rank << shift) | (start << width) | after)
         before = prv[start]
         if before >= 0:
-            rank = ranks.get(piece[before:end])
+            rank = get(piece[before:end])
             if rank is not None:
-                heapq.heappush(heap, (rank, before, end))
+                push(heap, (rank << shift) | (before << width) | end)
     out: list[int] = []
     s = 0
     while s < n:
@@ -128,6 +151,48 @@ def bpe_ranks(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
         out.append(ranks[piece[s:e]])
         s = e
     return out
+
+
+class PieceCache(dict[str, list[int]]):
+    """The fast engine's memo of piece -> ids: a dict whose missing keys are computed with
+    :func:`bpe_ranks` (so a hit costs one C-level lookup).  Bounded: it is cleared when it
+    holds ``limit`` pieces, and pieces longer than ``max_piece`` characters are not kept."""
+
+    def __init__(self, ranks: Mapping[bytes, int], limit: int, max_piece: int = 256) -> None:
+        super().__init__()
+        self._ranks = ranks
+        self._limit = limit
+        self._max_piece = max_piece
+
+    def __missing__(self, piece: str) -> list[int]:
+        ids = bpe_ranks(self._ranks, piece.encode("utf-8"))
+        if len(piece) <= self._max_piece:
+            if len(self) >= self._limit:
+                self.clear()
+            self[piece] = ids
+        return ids
+
+
+#: A cut after "\n" and before an ASCII letter or digit: no piece of the patterns in
+#: BLOCK_SAFE_PATTERNS crosses it, and the piece that ends there is the same whether the
+#: text goes on or ends there (tested in tests/test_fast_engine.py).
+_BLOCK_CUT = re.compile(r"\n(?=[A-Za-z0-9])")
+BLOCK_CHARS = 1 << 16  # a block is cut at the first such point after this many characters
+
+
+def text_blocks(text: str, size: int = BLOCK_CHARS) -> Iterator[str]:
+    """``text`` in consecutive blocks of about ``size`` characters, each cut just after a
+    ``"\n"`` that is followed by an ASCII letter or digit (one block if there is none)."""
+    start = 0
+    n = len(text)
+    search = _BLOCK_CUT.search
+    while n - start > size:
+        found = search(text, start + size)
+        if found is None:
+            break
+        yield text[start : found.end()]
+        start = found.end()
+    yield text[start:]
 
 
 def _fix_surrogates(text: str) -> str:
@@ -174,12 +239,10 @@ class Tokenizer:
                 raise MalformedVocabError(f"special token {text!r} reuses id {token_id}")
             self._decoder.setdefault(token_id, text.encode("utf-8"))  # the first one decodes
             special_ids.add(token_id)
-        self._regex = compile_pattern(pattern)
-        try:
-            self._ascii_regex: re.Pattern[str] | None = re.compile(ascii_pattern(pattern), re.ASCII)
-        except (ValueError, re.error):
-            self._ascii_regex = None
-        self._cache: dict[str, list[int]] = {}
+        # The one text-splitting step of the fast engine (findall semantics).
+        self._split: SplitFn = Splitter(pattern)
+        self._blocks = pattern in BLOCK_SAFE_PATTERNS
+        self._cache = PieceCache(ranks, _CACHE_LIMIT)
         self._spec = spec if spec is not None or engine == "fast" else spec_tables(ranks)
 
     # ------------------------------------------------------------------ constructors
@@ -268,18 +331,16 @@ class Tokenizer:
         return out
 
     def _encode_ordinary_fast(self, text: str) -> list[int]:
-        cache = self._cache
-        ranks = self._ranks
-        splitter = self._ascii_regex if self._ascii_regex and text.isascii() else self._regex
+        """Split (block by block for the patterns that allow it, which bounds the memory of
+        the piece lists), look every piece up in the cache (misses go through
+        :func:`bpe_ranks`), concatenate: no Python-level loop per piece."""
+        split = self._split
+        lookup = self._cache.__getitem__
+        if not self._blocks or len(text) <= BLOCK_CHARS:
+            return list(chain.from_iterable(map(lookup, split(text))))
         out: list[int] = []
-        for piece in splitter.findall(text):
-            ids = cache.get(piece)
-            if ids is None:
-                ids = bpe_ranks(ranks, piece.encode("utf-8"))
-                if len(cache) >= _CACHE_LIMIT:
-                    cache.clear()
-                cache[piece] = ids
-            out += ids
+        for block in text_blocks(text):
+            out += chain.from_iterable(map(lookup, split(block)))
         return out
 
     def _pre_tokenize(self, data: bytes) -> list[bytes]:
@@ -336,4 +397,13 @@ def _alternation(tokens: Collection[str]) -> regex.Pattern[str]:
     return _alternation_cached(frozenset(tokens))
 
 
-__all__ = ["Engine", "SpecTables", "Tokenizer", "bpe_ranks", "spec_tables"]
+__all__ = [
+    "BLOCK_SAFE_PATTERNS",
+    "Engine",
+    "PieceCache",
+    "SpecTables",
+    "Tokenizer",
+    "bpe_ranks",
+    "spec_tables",
+    "text_blocks",
+]
