@@ -339,7 +339,7 @@ class Tokenizer:
         if not self._blocks or len(text) <= BLOCK_CHARS:
             return list(chain.from_iterable(map(lookup, split(text))))
         out: list[int] = []
-        for block in text_blocks(text):
+        for block in text_blocks(text, BLOCK_CHARS):
             out += chain.from_iterable(map(lookup, split(block)))
         return out
 
