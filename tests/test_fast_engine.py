@@ -165,3 +165,54 @@ def test_piece_cache_is_bounded_and_equals_tiktoken():
         assert cache[word] == oracle._encode_single_piece(word.encode())
         assert len(cache) <= 3
     assert "x" * 11 not in cache
+
+
+# ---------------------------------------------------------------------------- long pieces
+def long_chunks(seed: int) -> list[bytes]:
+    """Chunks around and above LONG_PIECE: random bytes, random vocabulary tokens glued
+    together, runs of one unit, random letters, base64-like text."""
+    from verified_bpe.vocab import load_ranks
+
+    rng = random.Random(seed)
+    tokens = list(load_ranks("cl100k_base"))
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    out = [bytes(rng.randrange(256) for _ in range(rng.randrange(1, 700))) for _ in range(20)]
+    out += [b"".join(rng.choice(tokens) for _ in range(rng.randrange(1, 150))) for _ in range(20)]
+    units = (b" ", b"x", b"ab", b"\xe4\xb8\xad", b"=", b"\n", b"\t ")
+    out += [u * k for u in units for k in (255, 256, 999)]
+    out += ["".join(rng.choice(alphabet[:26].lower()) for _ in range(3000)).encode()]
+    out += ["".join(rng.choice(alphabet) for _ in range(3000)).encode()]
+    return out
+
+
+@pytest.mark.parametrize("name", ("cl100k_base", "o200k_base"))
+def test_bucket_and_heap_merges_equal_tiktoken(name, tally):
+    """Both merge loops on every chunk (the buckets also on short ones) against tiktoken's
+    ``_encode_single_piece``."""
+    pytest.importorskip("tiktoken")
+    from verified_bpe.tokenizer import bpe_ranks, bpe_ranks_buckets, bpe_ranks_heap
+    from verified_bpe.vocab import load_ranks, tiktoken_encoding
+
+    ranks = load_ranks(name)
+    oracle = tiktoken_encoding(name)
+    chunks = long_chunks(1)
+    for chunk in chunks:
+        expected = oracle._encode_single_piece(chunk)
+        assert bpe_ranks_buckets(ranks, chunk) == expected, chunk[:40]
+        assert bpe_ranks_heap(ranks, chunk) == expected, chunk[:40]
+        assert bpe_ranks(ranks, chunk) == expected
+    tally(f"bucket + heap merges vs tiktoken {name}: chunks", len(chunks))
+
+
+@pytest.mark.parametrize("name", ("cl100k_base", "o200k_base"))
+def test_long_inputs_equal_tiktoken(name):
+    """Whole texts made of one long piece (the benchmark's shapes, smaller)."""
+    pytest.importorskip("tiktoken")
+    from verified_bpe.vocab import tiktoken_encoding
+
+    rng = random.Random(2)
+    oracle = tiktoken_encoding(name)
+    tok = Tokenizer.from_tiktoken(name)
+    letters = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(20_000))
+    for text in ("x" * 50_000, " " * 50_000, " " * 20_000 + "x", letters, "é" * 10_000):
+        assert tok.encode_ordinary(text) == oracle.encode_ordinary(text)
