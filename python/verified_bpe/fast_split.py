@@ -85,7 +85,8 @@ def bmp_pattern(pattern: str) -> str:
     ``(?i:...)`` groups of letters become groups of
     case-variant classes; other escapes must be ``\r``, ``\n``, ``\t`` or an escaped
     punctuation character.  Raises ``ValueError`` for anything else (``\w``, ``\d``, ``\b``,
-    ``\P{..}``, other flags, ...): the caller then keeps ``regex``.
+    ``\P{..}``, flags, named groups, lookbehind, ``[`` inside a class as in ``[[:alpha:]]``):
+    the caller then keeps ``regex``.
     """
     out: list[str] = []
     i = 0
@@ -114,6 +115,8 @@ def bmp_pattern(pattern: str) -> str:
             out.append(ranges if in_class else f"[{ranges}]")
             continue
         if in_class:
+            if ch == "[":  # a POSIX class or a nested set in regex, a literal in re
+                raise ValueError("'[' inside a character class")
             if ch == "]" and out[-1] not in ("[", "[^"):
                 in_class = False
             out.append(ch)

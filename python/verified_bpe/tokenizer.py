@@ -8,11 +8,13 @@
   goes through the ASCII state machine of the encoding (for cl100k_base the proven one; the
   o200k_base one is Python only), other text through the regex pre-tokenizer.  About 1 MB/s;
   meant for checking.
-* ``engine="fast"``: regex pre-tokenization (for ASCII text the standard library's ``re``
-  with the pattern's ASCII translation, :func:`~verified_bpe.patterns.ascii_pattern`; the
-  ``regex`` module otherwise), a per-tokenizer chunk cache, and a heap plus linked-list merge
-  loop working directly on the ranks (seed 003): each step merges the adjacent pair whose
-  concatenation has the lowest rank, leftmost first on ties.
+* ``engine="fast"``: pre-tokenization with the standard library's ``re`` and the pattern's
+  classes spelled out for the Basic Multilingual Plane (:mod:`verified_bpe.fast_split`; the
+  ``regex`` module for text with characters above U+FFFF), a bounded per-tokenizer cache of
+  piece -> ids (:class:`PieceCache`), and rank-based merging on the ranks
+  (:func:`bpe_ranks`: a heap for short pieces, a bucket queue for long ones, both
+  O(n log n)).  Long texts of the built-in patterns are cut into blocks after a newline
+  before a letter or digit (:func:`text_blocks`), which keeps memory bounded.
 
 Both give the same ids as tiktoken (tested on both encodings, see
 ``tests/test_tokenizer_differential.py``).
