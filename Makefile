@@ -29,7 +29,12 @@ test-fast: venv
 lint: venv
 	$(VPY) -m ruff check python tests bench
 
-bench: venv
+$(VENV)/.bench-installed: $(VENV)/.installed
+	$(VPY) -m pip install --quiet -e '.[bench]'
+	touch $@
+
+## Speed and memory side by side with tiktoken, puretiktoken and bpe-openai (README's table).
+bench: $(VENV)/.bench-installed
 	$(VPY) bench/bench_encode.py
 
 clean:

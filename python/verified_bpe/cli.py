@@ -284,7 +284,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     sub.add_parser(
         "bench", help="encoding throughput vs tiktoken (source checkout)",
         description="Run bench/bench_encode.py; other options are passed to it: "
-        "--encoding NAME, --mb SIZE, --corpus stdlib|mixed, --skip-spec.",
+        "--encoding NAME, --mb SCALE, --repeat N, --spec, --skip-rss.",
     )
     return parser
 

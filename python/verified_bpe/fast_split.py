@@ -1,0 +1,176 @@
+r"""Fast pre-tokenization for the fast engine: the pattern translated for the standard
+library's ``re`` with explicit Basic Multilingual Plane (BMP) classes.
+
+The ``regex`` module is needed for ``\p{L}`` and friends, but on ordinary text it is 2-4x
+slower than ``re``.  ``re`` compiles a character class whose members are all below U+10000
+into a constant-time bitmap (its "big charset"); a class with members above U+FFFF is checked
+range by range.  So :func:`bmp_pattern` rewrites the pattern with the BMP part of each class,
+*taken from the ``regex`` module itself* (the characters of U+0000-U+FFFF that ``regex``
+matches with ``\p{L}``, ``\s``, ``(?i:s)``, ...), and :class:`Splitter` uses it only on text
+with no character above U+FFFF.  On such text both engines see the same classes, and the
+remaining syntax (alternation, greedy/possessive quantifiers, ``(?!...)``, ``$``) means the
+same in ``re`` and ``regex``; text with a character above U+FFFF goes to ``regex``.
+``tests/test_fast_engine.py`` checks the translation against ``regex`` on every BMP character
+in several contexts and on random text.
+
+No Lean counterpart: this is an implementation of the pattern's whole-match split, the same
+function as :func:`verified_bpe.patterns.pre_tokenize_regex` (the spec's pre-tokenizer).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache
+
+import regex
+
+from .patterns import compile_pattern, pattern_timeout, split_pattern
+
+#: A function that cuts text into pre-tokenization pieces: whole matches.
+SplitFn = Callable[[str], list[str]]
+
+_NON_BMP = re.compile("[\U00010000-\U0010ffff]")
+_SUPPORTED_PROPERTIES = ("L", "Lu", "Lt", "Ll", "Lm", "Lo", "M", "N")
+
+
+@cache
+def _bmp_text() -> str:
+    """Every BMP character except the surrogates, in order."""
+    return "".join(map(chr, range(0xD800))) + "".join(map(chr, range(0xE000, 0x10000)))
+
+
+@cache
+def bmp_class(item: str) -> str:
+    r"""The body of an ``re`` character class (ranges, escaped) holding exactly the BMP
+    characters that ``regex`` matches with ``item`` (``r"\p{L}"``, ``r"\s"``, ``"(?i:s)"``)."""
+    parts: list[str] = []
+    for match in regex.finditer(f"(?:{item})+", _bmp_text()):
+        first, last = match.group()[0], match.group()[-1]
+        parts.append(_escape(first) if first == last else f"{_escape(first)}-{_escape(last)}")
+    return "".join(parts)
+
+
+def _escape(ch: str) -> str:
+    return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+
+
+def _case_group(body: str) -> str:
+    r"""``(?i:...)`` with letters, ``'``, ``|`` and ``[...]`` of letters, as a plain group whose
+    letters are classes of their case variants (as ``regex`` matches them)."""
+    out: list[str] = []
+    in_class = False
+    for ch in body:
+        if ch.isascii() and ch.isalpha():
+            variants = bmp_class(f"(?i:{ch})")
+            out.append(variants if in_class else f"[{variants}]")
+        elif ch == "[" and not in_class:
+            in_class = True
+            out.append(ch)
+        elif ch == "]" and in_class:
+            in_class = False
+            out.append(ch)
+        elif ch in "'|" and not in_class:
+            out.append(ch)
+        else:
+            raise ValueError(f"unsupported character {ch!r} in a case-insensitive group")
+    return "(?:" + "".join(out) + ")"
+
+
+def bmp_pattern(pattern: str) -> str:
+    r"""``pattern`` for ``re`` on text without characters above U+FFFF.
+
+    ``\p{X}`` (X in L, Lu, Lt, Ll, Lm, Lo, M, N) and ``\s`` become explicit BMP ranges (a
+    class of their own outside ``[...]``), ``\S`` outside ``[...]`` the negated ``\s`` class,
+    ``(?i:...)`` groups of letters become groups of
+    case-variant classes; other escapes must be ``\r``, ``\n``, ``\t`` or an escaped
+    punctuation character.  Raises ``ValueError`` for anything else (``\w``, ``\d``, ``\b``,
+    ``\P{..}``, flags, named groups, lookbehind, ``[`` inside a class as in ``[[:alpha:]]``):
+    the caller then keeps ``regex``.
+    """
+    out: list[str] = []
+    i = 0
+    in_class = False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            if pattern.startswith("\\p{", i):
+                end = pattern.index("}", i)
+                if pattern[i + 3 : end] not in _SUPPORTED_PROPERTIES:
+                    raise ValueError(f"unsupported property {pattern[i : end + 1]!r}")
+                item, i = pattern[i : end + 1], end + 1
+            elif pattern.startswith("\\s", i):
+                item, i = "\\s", i + 2
+            elif pattern.startswith("\\S", i) and not in_class:
+                out.append(f"[^{bmp_class(chr(92) + 's')}]")
+                i += 2
+                continue
+            elif i + 1 < len(pattern) and (pattern[i + 1] in "rnt" or not pattern[i + 1].isalnum()):
+                out.append(pattern[i : i + 2])
+                i += 2
+                continue
+            else:
+                raise ValueError(f"unsupported escape {pattern[i : i + 2]!r}")
+            ranges = bmp_class(item)
+            out.append(ranges if in_class else f"[{ranges}]")
+            continue
+        if in_class:
+            if ch == "[":  # a POSIX class or a nested set in regex, a literal in re
+                raise ValueError("'[' inside a character class")
+            if ch == "]" and out[-1] not in ("[", "[^"):
+                in_class = False
+            out.append(ch)
+            i += 1
+        elif ch == "[":
+            in_class = True
+            caret = pattern.startswith("[^", i)
+            out.append("[^" if caret else "[")
+            i += 2 if caret else 1
+        elif pattern.startswith("(?i:", i):
+            depth, j = 1, i + 4
+            while depth:
+                depth += {"(": 1, ")": -1}.get(pattern[j], 0)
+                j += 1
+            out.append(_case_group(pattern[i + 4 : j - 1]))
+            i = j
+        elif pattern.startswith("(?", i) and not pattern.startswith(("(?:", "(?!", "(?="), i):
+            raise ValueError(f"unsupported group {pattern[i : i + 4]!r}")
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+class Splitter:
+    """The whole matches of ``pattern`` (:func:`~verified_bpe.patterns.split_pattern`):
+    ``re`` with :func:`bmp_pattern` on text whose characters are all in the BMP, for the
+    package's own patterns; the ``regex`` module otherwise (or always, when the pattern has no
+    translation), under the time budget :func:`~verified_bpe.patterns.pattern_timeout`."""
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self._regex = compile_pattern(pattern)
+        self._bmp: re.Pattern[str] | None = None
+        if pattern_timeout(pattern, 0) is None:  # ``re`` has no time-out: own patterns only
+            try:
+                self._bmp = _compile_bmp(pattern)
+            except (ValueError, re.error):
+                self._bmp = None
+
+    @property
+    def translated(self) -> bool:
+        """Whether BMP text goes through ``re``."""
+        return self._bmp is not None
+
+    def __call__(self, text: str) -> list[str]:
+        if self._bmp is not None and (text.isascii() or not _NON_BMP.search(text)):
+            return split_pattern(self._bmp, text)
+        return split_pattern(self._regex, text, pattern_timeout(self.pattern, len(text)))
+
+
+@cache
+def _compile_bmp(pattern: str) -> re.Pattern[str]:
+    return re.compile(bmp_pattern(pattern))
+
+
+__all__ = ["SplitFn", "Splitter", "bmp_class", "bmp_pattern"]
