@@ -6,13 +6,14 @@
   table is checked with :func:`~verified_bpe.spec.well_formed.check_well_formed`, and text is
   encoded with :func:`~verified_bpe.spec.encode.encode_with` / ``encode_chunk``.  ASCII text
   goes through the ASCII state machine of the encoding (for cl100k_base the proven one; the
-  o200k_base one is Python only), other text through the regex pre-tokenizer.  About 1 MB/s;
-  meant for checking.
+  o200k_base one is Python only), other text through the fast engine's pinned regex
+  splitter.  About 1 MB/s; meant for checking.
 * ``engine="fast"``: regex pre-tokenization (for ASCII text the standard library's ``re``
   with the pattern's ASCII translation, :func:`~verified_bpe.patterns.ascii_pattern`; the
-  ``regex`` module otherwise), a per-tokenizer chunk cache, and a heap plus linked-list merge
-  loop working directly on the ranks (seed 003): each step merges the adjacent pair whose
-  concatenation has the lowest rank, leftmost first on ties.
+  ``regex`` module otherwise, with the character classes pinned to tiktoken's tables by
+  :class:`~verified_bpe.patterns.PinnedSplitter`), a per-tokenizer chunk cache, and a heap
+  plus linked-list merge loop working directly on the ranks (seed 003): each step merges the
+  adjacent pair whose concatenation has the lowest rank, leftmost first on ties.
 
 Both give the same ids as tiktoken (tested on both encodings, see
 ``tests/test_tokenizer_differential.py``).
@@ -30,7 +31,7 @@ from typing import Literal
 import regex
 
 from .errors import DisallowedSpecialTokenError, MalformedVocabError
-from .patterns import ascii_pattern, compile_pattern, pre_tokenize_regex
+from .patterns import PinnedSplitter, ascii_pattern
 from .spec.decompose import recover_merges
 from .spec.encode import decode_chunk, encode_with
 from .spec.merge import decode_bytes
@@ -174,7 +175,7 @@ class Tokenizer:
                 raise MalformedVocabError(f"special token {text!r} reuses id {token_id}")
             self._decoder.setdefault(token_id, text.encode("utf-8"))  # the first one decodes
             special_ids.add(token_id)
-        self._regex = compile_pattern(pattern)
+        self._regex = PinnedSplitter(pattern)
         try:
             self._ascii_regex: re.Pattern[str] | None = re.compile(ascii_pattern(pattern), re.ASCII)
         except (ValueError, re.error):
@@ -285,7 +286,7 @@ class Tokenizer:
     def _pre_tokenize(self, data: bytes) -> list[bytes]:
         if self._ascii_pre_tokenizer is not None and data.isascii():
             return self._ascii_pre_tokenizer(data)
-        return pre_tokenize_regex(data.decode("utf-8"), self.pattern)
+        return [piece.encode("utf-8") for piece in self._regex.findall(data.decode("utf-8"))]
 
     def _encode_ordinary_spec(self, text: str) -> list[int]:
         assert self._spec is not None
