@@ -1,8 +1,9 @@
 """The fast engine's speed-ups against independent oracles:
 
-* ``fast_split.Splitter`` (``re`` with BMP classes) against the ``regex`` module's
-  ``findall`` with the original pattern: every BMP character in several contexts, real
-  text, hypothesis text;
+* ``fast_split.Splitter`` (``re`` with BMP classes) against the ``regex`` module's whole
+  matches of the pattern with its classes pinned to tiktoken's tables
+  (``patterns.pin_classes``, itself tested against tiktoken in ``test_unicode_tables.py``):
+  every BMP character in several contexts, real text, hypothesis text;
 * ``tokenizer.text_blocks``: for the patterns in ``BLOCK_SAFE_PATTERNS``, splitting block by
   block gives ``regex``'s pieces of the whole text; the whole tokenizer with tiny blocks
   gives tiktoken's ids;
@@ -21,11 +22,18 @@ from hypothesis import strategies as st
 from conftest import UNICODE_SNIPPETS, unicode_corpus  # noqa: E402
 from verified_bpe import tokenizer as tokenizer_module
 from verified_bpe.fast_split import Splitter, bmp_pattern
-from verified_bpe.patterns import GPT2_PATTERN, PATTERNS
+from verified_bpe.patterns import GPT2_PATTERN, PATTERNS, pin_classes
 from verified_bpe.tokenizer import BLOCK_SAFE_PATTERNS, PieceCache, Tokenizer, text_blocks
 
 ALL_PATTERNS = sorted(set(PATTERNS.values()) | BLOCK_SAFE_PATTERNS)
 BMP = [chr(c) for c in range(0x10000) if not 0xD800 <= c < 0xE000]
+
+
+def pinned_oracle(pattern: str) -> regex.Pattern[str]:
+    """The pattern as tiktoken's engine reads it: ``regex`` with the pinned classes."""
+    return regex.compile(pin_classes(pattern))
+
+
 CONTEXTS = ("{}", "a{}", "{}a", " {}x", "'{}", "{}\n", "1{}2", "\n{}", " {} ", "A{}'s")
 
 
@@ -44,20 +52,20 @@ def bmp_texts() -> list[str]:
 def test_splitter_equals_regex_on_every_bmp_character(pattern, tally):
     split = Splitter(pattern)
     assert split.translated
-    oracle = regex.compile(pattern)
+    oracle = pinned_oracle(pattern)
     for text in bmp_texts():
         assert split(text) == oracle.findall(text)
-    tally("fast_split vs regex: BMP characters x contexts", len(BMP) * len(CONTEXTS))
+    tally("fast_split vs pinned regex: BMP characters x contexts", len(BMP) * len(CONTEXTS))
 
 
 @pytest.mark.parametrize("pattern", ALL_PATTERNS)
 def test_splitter_equals_regex_on_real_text(pattern, stdlib_corpus, tally):
     split = Splitter(pattern)
-    oracle = regex.compile(pattern)
+    oracle = pinned_oracle(pattern)
     texts = [text for _, text in stdlib_corpus[::8] + unicode_corpus()]
     for text in texts:
         assert split(text) == oracle.findall(text)
-    tally("fast_split vs regex: real texts", len(texts))
+    tally("fast_split vs pinned regex: real texts", len(texts))
 
 
 unicode_text = st.lists(
@@ -69,7 +77,7 @@ unicode_text = st.lists(
 @settings(max_examples=300)
 @given(text=unicode_text)
 def test_splitter_equals_regex_hypothesis(pattern, text):
-    assert Splitter(pattern)(text) == regex.compile(pattern).findall(text)
+    assert Splitter(pattern)(text) == pinned_oracle(pattern).findall(text)
 
 
 def test_bmp_pattern_refuses_what_it_cannot_translate():

@@ -4,14 +4,15 @@ library's ``re`` with explicit Basic Multilingual Plane (BMP) classes.
 The ``regex`` module is needed for ``\p{L}`` and friends, but on ordinary text it is 2-4x
 slower than ``re``.  ``re`` compiles a character class whose members are all below U+10000
 into a constant-time bitmap (its "big charset"); a class with members above U+FFFF is checked
-range by range.  So :func:`bmp_pattern` rewrites the pattern with the BMP part of each class,
-*taken from the ``regex`` module itself* (the characters of U+0000-U+FFFF that ``regex``
-matches with ``\p{L}``, ``\s``, ``(?i:s)``, ...), and :class:`Splitter` uses it only on text
-with no character above U+FFFF.  On such text both engines see the same classes, and the
-remaining syntax (alternation, greedy/possessive quantifiers, ``(?!...)``, ``$``) means the
-same in ``re`` and ``regex``; text with a character above U+FFFF goes to ``regex``.
-``tests/test_fast_engine.py`` checks the translation against ``regex`` on every BMP character
-in several contexts and on random text.
+range by range.  So :func:`bmp_pattern` rewrites the pattern with the BMP part of each class
+*as tiktoken's engine sees it*: ``\p{L}`` and the other classes and ``\s`` from the tables
+pinned to tiktoken (:mod:`verified_bpe.spec.unicode_tables`), case-insensitive letters
+(``(?i:s)``) from the ``regex`` module; :class:`Splitter` uses it only on text with no
+character above U+FFFF.  The remaining syntax (alternation, greedy/possessive quantifiers,
+``(?!...)``, ``$``) means the same in ``re`` and ``regex``; text with a character above U+FFFF
+goes to :class:`~verified_bpe.patterns.PinnedSplitter`.  ``tests/test_fast_engine.py`` checks
+the translation against the pinned pattern on every BMP character in several contexts and on
+random text.
 
 No Lean counterpart: this is an implementation of the pattern's whole-match split, the same
 function as :func:`verified_bpe.patterns.pre_tokenize_regex` (the spec's pre-tokenizer).
@@ -25,13 +26,18 @@ from functools import cache
 
 import regex
 
-from .patterns import compile_pattern, pattern_timeout, split_pattern
+from .patterns import PINNED_PROPERTIES, PinnedSplitter, pattern_timeout, split_pattern
 
 #: A function that cuts text into pre-tokenization pieces: whole matches.
 SplitFn = Callable[[str], list[str]]
 
 _NON_BMP = re.compile("[\U00010000-\U0010ffff]")
 _SUPPORTED_PROPERTIES = ("L", "Lu", "Lt", "Ll", "Lm", "Lo", "M", "N")
+#: The items whose BMP characters come from the tables pinned to tiktoken.
+_PINNED_ITEMS = {
+    **{f"\\p{{{prop}}}": table for prop, table in PINNED_PROPERTIES.items()},
+    "\\s": "WHITE_SPACE_RANGES",
+}
 
 
 @cache
@@ -43,7 +49,19 @@ def _bmp_text() -> str:
 @cache
 def bmp_class(item: str) -> str:
     r"""The body of an ``re`` character class (ranges, escaped) holding exactly the BMP
-    characters that ``regex`` matches with ``item`` (``r"\p{L}"``, ``r"\s"``, ``"(?i:s)"``)."""
+    characters that tiktoken's engine matches with ``item``: for ``r"\p{L}"`` and the other
+    pinned classes and ``r"\s"`` the ranges of :mod:`verified_bpe.spec.unicode_tables`
+    (read off tiktoken, see :func:`~verified_bpe.patterns.pin_classes`), for a
+    case-insensitive letter such as ``"(?i:s)"`` the characters ``regex`` matches."""
+    table = _PINNED_ITEMS.get(item)
+    if table is not None:
+        from .spec import unicode_tables
+
+        return "".join(
+            _escape(chr(lo)) if lo == hi else f"{_escape(chr(lo))}-{_escape(chr(min(hi, 0xFFFF)))}"
+            for lo, hi in getattr(unicode_tables, table)
+            if lo <= 0xFFFF
+        )
     parts: list[str] = []
     for match in regex.finditer(f"(?:{item})+", _bmp_text()):
         first, last = match.group()[0], match.group()[-1]
@@ -144,12 +162,13 @@ def bmp_pattern(pattern: str) -> str:
 class Splitter:
     """The whole matches of ``pattern`` (:func:`~verified_bpe.patterns.split_pattern`):
     ``re`` with :func:`bmp_pattern` on text whose characters are all in the BMP, for the
-    package's own patterns; the ``regex`` module otherwise (or always, when the pattern has no
-    translation), under the time budget :func:`~verified_bpe.patterns.pattern_timeout`."""
+    package's own patterns; :class:`~verified_bpe.patterns.PinnedSplitter` otherwise (or
+    always, when the pattern has no translation), under the time budget
+    :func:`~verified_bpe.patterns.pattern_timeout`."""
 
     def __init__(self, pattern: str) -> None:
         self.pattern = pattern
-        self._regex = compile_pattern(pattern)
+        self._pinned = PinnedSplitter(pattern)
         self._bmp: re.Pattern[str] | None = None
         if pattern_timeout(pattern, 0) is None:  # ``re`` has no time-out: own patterns only
             try:
@@ -165,7 +184,7 @@ class Splitter:
     def __call__(self, text: str) -> list[str]:
         if self._bmp is not None and (text.isascii() or not _NON_BMP.search(text)):
             return split_pattern(self._bmp, text)
-        return split_pattern(self._regex, text, pattern_timeout(self.pattern, len(text)))
+        return self._pinned.split(text, pattern_timeout(self.pattern, len(text)))
 
 
 @cache
