@@ -4,10 +4,11 @@
   ranks (:func:`~verified_bpe.spec.decompose.recover_merges`), bytes are shuffled into
   single-byte token ids (:func:`~verified_bpe.spec.shuffle.byte_shuffle_from_ranks`), the
   table is checked with :func:`~verified_bpe.spec.well_formed.check_well_formed`, and text is
-  encoded with :func:`~verified_bpe.spec.encode.encode_with` / ``encode_chunk``.  ASCII text
-  goes through the ASCII state machine of the encoding (for cl100k_base the proven one; the
-  o200k_base one is Python only), other text through the regex pre-tokenizer.  About 1 MB/s;
-  meant for checking.
+  encoded with :func:`~verified_bpe.spec.encode.encode_with` / ``encode_chunk``.  All text of
+  cl100k_base and o200k_base goes through the mirror of the Lean Unicode state machine of the
+  encoding (:mod:`~verified_bpe.spec.pretokenize_cl100k`,
+  :mod:`~verified_bpe.spec.pretokenize_o200k`, character tables pinned to tiktoken's); only
+  other patterns (custom rank tables) use the regex pre-tokenizer.  Meant for checking.
 * ``engine="fast"``: regex pre-tokenization (for ASCII text the standard library's ``re``
   with the pattern's ASCII translation, :func:`~verified_bpe.patterns.ascii_pattern`; the
   ``regex`` module otherwise), a per-tokenizer chunk cache, and a heap plus linked-list merge
@@ -34,17 +35,18 @@ from .patterns import ascii_pattern, compile_pattern, pre_tokenize_regex
 from .spec.decompose import recover_merges
 from .spec.encode import decode_chunk, encode_with
 from .spec.merge import decode_bytes
-from .spec.pretokenize import pre_tokenize_ascii
-from .spec.pretokenize_o200k import pre_tokenize_ascii_o200k
+from .spec.pretokenize_cl100k import pre_tokenize_cl100k
+from .spec.pretokenize_o200k import pre_tokenize_o200k
 from .spec.shuffle import byte_shuffle_from_ranks, invert_shuffle
 from .spec.well_formed import build_vocab, check_well_formed
 
 Engine = Literal["fast", "spec"]
 
-#: ASCII state machines of the encodings that have one (the proven pre-tokenizers).
-ASCII_PRE_TOKENIZERS: dict[str, Callable[[bytes], list[bytes]]] = {
-    "cl100k_base": pre_tokenize_ascii,
-    "o200k_base": pre_tokenize_ascii_o200k,
+#: Mirrors of the Lean pre-tokenizers (Unicode state machines), used by the spec engine for
+#: all text of these encodings.
+SPEC_PRE_TOKENIZERS: dict[str, Callable[[bytes], list[bytes]]] = {
+    "cl100k_base": pre_tokenize_cl100k,
+    "o200k_base": pre_tokenize_o200k,
 }
 
 _CACHE_LIMIT = 200_000  # chunk-cache entries before the fast engine's cache is cleared
@@ -154,7 +156,7 @@ class Tokenizer:
         pattern: str,
         special_tokens: Mapping[str, int],
         engine: Engine = "fast",
-        ascii_pre_tokenizer: Callable[[bytes], list[bytes]] | None = None,
+        spec_pre_tokenizer: Callable[[bytes], list[bytes]] | None = None,
         spec: SpecTables | None = None,
     ) -> None:
         if engine not in ("fast", "spec"):
@@ -164,7 +166,7 @@ class Tokenizer:
         self.pattern = pattern
         self._ranks = ranks
         self._special_tokens = dict(special_tokens)
-        self._ascii_pre_tokenizer = ascii_pre_tokenizer
+        self._spec_pre_tokenizer = spec_pre_tokenizer
         self._decoder: dict[int, bytes] = {rank: token for token, rank in ranks.items()}
         if len(self._decoder) != len(ranks):
             raise MalformedVocabError("two tokens share a rank")
@@ -195,7 +197,7 @@ class Tokenizer:
             pattern=info.pattern,
             special_tokens=info.special_tokens,
             engine=engine,
-            ascii_pre_tokenizer=ASCII_PRE_TOKENIZERS.get(name),
+            spec_pre_tokenizer=SPEC_PRE_TOKENIZERS.get(name),
             spec=_named_spec_tables(name) if engine == "spec" else None,
         )
 
@@ -283,8 +285,8 @@ class Tokenizer:
         return out
 
     def _pre_tokenize(self, data: bytes) -> list[bytes]:
-        if self._ascii_pre_tokenizer is not None and data.isascii():
-            return self._ascii_pre_tokenizer(data)
+        if self._spec_pre_tokenizer is not None:
+            return self._spec_pre_tokenizer(data)
         return pre_tokenize_regex(data.decode("utf-8"), self.pattern)
 
     def _encode_ordinary_spec(self, text: str) -> list[int]:
