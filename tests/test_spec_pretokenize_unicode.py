@@ -14,7 +14,9 @@ The exhaustive scan over every code point is a command, not a test:
 from __future__ import annotations
 
 import random
+import re
 from functools import cache
+from pathlib import Path
 
 import pytest
 import regex
@@ -178,3 +180,42 @@ def test_encoders_equal_tiktoken_and_roundtrip(name):
         ids = encode(t.merges, t.byte_shuffle, text)
         assert ids == tiktoken_encoding(name).encode_ordinary(text), text
         assert decode(t.vocab, t.inverse_shuffle, ids) == text
+
+
+LEAN_EXAMPLES = Path(__file__).resolve().parent.parent / "lean" / "BpeTest" / "UnicodeExamples.lean"
+_LEAN_STRING = r'"(?:[^"\\]|\\.)*"'
+_LEAN_FACT = re.compile(
+    rf"example : preTokenize(Cl100k|O200k) \(stringBytes ({_LEAN_STRING})\) =\s*"
+    rf"\[((?:{_LEAN_STRING}(?:, )?)*)\]\.map stringBytes"
+)
+
+
+def _lean_unescape(literal: str) -> str:
+    escapes = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"'}
+    body, out, i = literal[1:-1], [], 0
+    while i < len(body):
+        if body[i] == "\\":
+            if body[i + 1] == "u":
+                out.append(chr(int(body[i + 2 : i + 6], 16)))
+                i += 6
+                continue
+            out.append(escapes[body[i + 1]])
+            i += 2
+            continue
+        out.append(body[i])
+        i += 1
+    return "".join(out)
+
+
+def test_lean_kernel_facts_are_the_oracles_chunks():
+    """Every expectation of ``lean/BpeTest/UnicodeExamples.lean`` is the pinned regex's."""
+    if not LEAN_EXAMPLES.is_file():  # pragma: no cover
+        pytest.skip("Lean sources not found")
+    facts = _LEAN_FACT.findall(LEAN_EXAMPLES.read_text(encoding="utf-8"))
+    assert len(facts) >= 15
+    for which, text, chunks in facts:
+        name = "cl100k_base" if which == "Cl100k" else "o200k_base"
+        text = _lean_unescape(text)
+        expected = [_lean_unescape(c).encode() for c in re.findall(_LEAN_STRING, chunks)]
+        assert expected == oracle(name, text), text
+        assert SPLITTERS[name](text.encode()) == expected, text

@@ -5,13 +5,15 @@ Lean: ``Bpe.PreTokenizeUnicode``.  The input bytes are cut into UTF-8 *units* (t
 character, :func:`utf8_units`); the branch matchers work on the code points of the units
 (:func:`unit_code_point`) and return a length in code points (0 = no match); a chunk is the
 concatenation of that many units.  As in :mod:`.pretokenize`, Lean's ``rest`` is ``cps[i:]``.
-The character classes come from :mod:`.unicode_tables` (pinned to tiktoken's regex engine).
+The character classes come from :mod:`.unicode_tables` (pinned to tiktoken's regex engine);
+``first_match`` is the seed's (Lean ``Bpe.PreTokenize.firstMatch``, re-exported).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
+from .pretokenize import first_match
 from .unicode_tables import is_l, is_n, is_white_space
 
 
@@ -158,17 +160,6 @@ def match_ws(cps: Sequence[int], i: int) -> int:
     return run_length(is_white_space, cps, i)
 
 
-def first_match(lengths: Iterable[int]) -> int:
-    """The first non-zero length, or 1 (the fallback).
-
-    Lean: ``Bpe.PreTokenizeUnicode.firstMatch``.
-    """
-    for n in lengths:
-        if n != 0:
-            return n
-    return 1
-
-
 def split_units(
     next_len: Callable[[Sequence[int], int], int], fuel: int, units: Sequence[bytes]
 ) -> list[bytes]:
@@ -195,3 +186,23 @@ def pre_tokenize_with(next_len: Callable[[Sequence[int], int], int], data: bytes
     """
     units = utf8_units(len(data), data)
     return split_units(next_len, len(units), units)
+
+
+__all__ = [
+    "first_match",
+    "is_newline",
+    "is_punct",
+    "is_word_lead",
+    "last_newline_end",
+    "match_contraction",
+    "match_digits",
+    "match_newline_ws",
+    "match_trailing_ws",
+    "match_ws",
+    "pre_tokenize_with",
+    "run_length",
+    "split_units",
+    "unit_code_point",
+    "utf8_len",
+    "utf8_units",
+]
