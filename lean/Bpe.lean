@@ -12,6 +12,8 @@ public import Bpe.Utf8
 public import Bpe.Encode
 public import Bpe.Roundtrip
 public import Bpe.Check
+public import Bpe.RangeTree
+public import Bpe.UnicodeTables
 
 /-!
 # Verified byte-level BPE (GPT-4 style)

@@ -29,6 +29,8 @@ MODULES = {
     "Encode": "encode",
     "Roundtrip": "roundtrip",
     "Check": "check",
+    "RangeTree": "range_tree",
+    "UnicodeTables": "unicode_tables",
 }
 ALIASES = {"WellFormed": "check_well_formed", "Bijective": "is_bijective"}
 DECL = re.compile(

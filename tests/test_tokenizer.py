@@ -172,8 +172,8 @@ def test_spec_engine_uses_the_state_machine_for_all_text(monkeypatch, name):
         return original(data)
 
     monkeypatch.setitem(module.SPEC_PRE_TOKENIZERS, name, spy)
-    monkeypatch.setattr(module, "pre_tokenize_regex", None)  # no regex fallback
     tok = Tokenizer.from_tiktoken(name, engine="spec")
+    monkeypatch.setattr(tok, "_regex", None)  # no regex fallback
     tok.encode("plain ascii")
     tok.encode("non-ascii é 日本語")
     assert calls == [b"plain ascii", "non-ascii é 日本語".encode()]

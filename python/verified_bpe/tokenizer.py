@@ -11,9 +11,10 @@
   other patterns (custom rank tables) use the regex pre-tokenizer.  Meant for checking.
 * ``engine="fast"``: regex pre-tokenization (for ASCII text the standard library's ``re``
   with the pattern's ASCII translation, :func:`~verified_bpe.patterns.ascii_pattern`; the
-  ``regex`` module otherwise), a per-tokenizer chunk cache, and a heap plus linked-list merge
-  loop working directly on the ranks (seed 003): each step merges the adjacent pair whose
-  concatenation has the lowest rank, leftmost first on ties.
+  ``regex`` module otherwise, with the character classes pinned to tiktoken's tables by
+  :class:`~verified_bpe.patterns.PinnedSplitter`), a per-tokenizer chunk cache, and a heap
+  plus linked-list merge loop working directly on the ranks (seed 003): each step merges the
+  adjacent pair whose concatenation has the lowest rank, leftmost first on ties.
 
 Both give the same ids as tiktoken (tested on both encodings, see
 ``tests/test_tokenizer_differential.py``).
@@ -31,7 +32,7 @@ from typing import Literal
 import regex
 
 from .errors import DisallowedSpecialTokenError, MalformedVocabError
-from .patterns import ascii_pattern, compile_pattern, pre_tokenize_regex
+from .patterns import PinnedSplitter, ascii_pattern
 from .spec.decompose import recover_merges
 from .spec.encode import decode_chunk, encode_with
 from .spec.merge import decode_bytes
@@ -176,7 +177,7 @@ class Tokenizer:
                 raise MalformedVocabError(f"special token {text!r} reuses id {token_id}")
             self._decoder.setdefault(token_id, text.encode("utf-8"))  # the first one decodes
             special_ids.add(token_id)
-        self._regex = compile_pattern(pattern)
+        self._regex = PinnedSplitter(pattern)
         try:
             self._ascii_regex: re.Pattern[str] | None = re.compile(ascii_pattern(pattern), re.ASCII)
         except (ValueError, re.error):
@@ -287,7 +288,7 @@ class Tokenizer:
     def _pre_tokenize(self, data: bytes) -> list[bytes]:
         if self._spec_pre_tokenizer is not None:
             return self._spec_pre_tokenizer(data)
-        return pre_tokenize_regex(data.decode("utf-8"), self.pattern)
+        return [piece.encode("utf-8") for piece in self._regex.findall(data.decode("utf-8"))]
 
     def _encode_ordinary_spec(self, text: str) -> list[int]:
         assert self._spec is not None

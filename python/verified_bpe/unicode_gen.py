@@ -255,7 +255,10 @@ def main(argv: list[str] | None = None) -> int:
     mode.add_argument("--check", action="store_true", help="compare with the committed files")
     mode.add_argument("--scan", action="store_true", help="exhaustive comparison with tiktoken")
     parser.add_argument(
-        "--engine", default="fast", choices=["fast", "spec"], help="engine probed by --scan"
+        "--engine",
+        default="fast",
+        choices=["fast", "spec", "regex"],
+        help="engine probed by --scan (regex: the fast engine with the regex module's tables)",
     )
     args = parser.parse_args(argv)
     if args.scan:
