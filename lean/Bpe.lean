@@ -14,6 +14,10 @@ public import Bpe.Roundtrip
 public import Bpe.Check
 public import Bpe.RangeTree
 public import Bpe.UnicodeTables
+public import Bpe.PreTokenizeUnicode
+public import Bpe.PreTokenizeCl100k
+public import Bpe.PreTokenizeO200k
+public import Bpe.Encoders
 
 /-!
 # Verified byte-level BPE (GPT-4 style)

@@ -20,6 +20,9 @@ if not LEAN_DIR.is_dir():  # pragma: no cover
 MODULES = {
     "Classify": "classify",
     "PreTokenize": "pretokenize",
+    "PreTokenizeUnicode": "pretokenize_unicode",
+    "PreTokenizeCl100k": "pretokenize_cl100k",
+    "PreTokenizeO200k": "pretokenize_o200k",
     "Merge": "merge",
     "Decompose": "decompose",
     "Shuffle": "shuffle",
@@ -31,6 +34,7 @@ MODULES = {
     "Check": "check",
     "RangeTree": "range_tree",
     "UnicodeTables": "unicode_tables",
+    "Encoders": "encoders",
 }
 ALIASES = {"WellFormed": "check_well_formed", "Bijective": "is_bijective"}
 DECL = re.compile(

@@ -16,7 +16,7 @@ from conftest import UNICODE_SNIPPETS
 from verified_bpe import patterns
 from verified_bpe.spec import classify, pretokenize
 from verified_bpe.spec.pretokenize import lemma_pre_tokenize_partition, pre_tokenize_ascii
-from verified_bpe.spec.pretokenize_o200k import pre_tokenize_ascii_o200k
+from verified_bpe.spec.pretokenize_o200k import pre_tokenize_o200k
 
 ALL_ASCII = "".join(chr(b) for b in range(128))
 # Alphabets: every branch, every contraction letter in both cases, the control bytes that the
@@ -85,7 +85,7 @@ def test_o200k_state_machine_equals_regex_exhaustively(label, tally):
     bad = []
     for text in strings(alphabet, max_len):
         n += 1
-        ours = pre_tokenize_ascii_o200k(text.encode("ascii"))
+        ours = pre_tokenize_o200k(text.encode("ascii"))
         if ours != regex_chunks(compiled, text):
             bad.append((text, ours, regex_chunks(compiled, text)))
     tally(f"pretokenize exhaustive o200k ({label})", n)
@@ -120,16 +120,16 @@ HAND_CASES = [
 def test_hand_worked_examples(text, cl100k, o200k):
     data = text.encode("ascii")
     assert pre_tokenize_ascii(data) == [s.encode() for s in cl100k]
-    assert pre_tokenize_ascii_o200k(data) == [s.encode() for s in o200k]
+    assert pre_tokenize_o200k(data) == [s.encode() for s in o200k]
     assert regex.findall(patterns.CL100K_PATTERN_ORIGINAL, text) == cl100k
     assert regex.findall(patterns.O200K_PATTERN, text) == o200k
 
 
 def test_o200k_hand_examples_that_differ_from_cl100k():
     # camel case splits and '/' tails are o200k-only behaviour
-    assert pre_tokenize_ascii_o200k(b"getHTTPResponse") == [b"get", b"HTTPResponse"]
+    assert pre_tokenize_o200k(b"getHTTPResponse") == [b"get", b"HTTPResponse"]
     assert pre_tokenize_ascii(b"getHTTPResponse") == [b"getHTTPResponse"]
-    assert pre_tokenize_ascii_o200k(b"!\n/x") == [b"!\n/", b"x"]
+    assert pre_tokenize_o200k(b"!\n/x") == [b"!\n/", b"x"]
     assert pre_tokenize_ascii(b"!\n/x") == [b"!\n", b"/x"]
 
 
@@ -186,7 +186,7 @@ def test_cl100k_state_machine_equals_regex_long(text):
 
 @given(ascii_text)
 def test_o200k_state_machine_equals_regex_long(text):
-    assert pre_tokenize_ascii_o200k(text.encode("ascii")) == regex_chunks(
+    assert pre_tokenize_o200k(text.encode("ascii")) == regex_chunks(
         regex.compile(patterns.O200K_PATTERN), text
     )
 
@@ -194,7 +194,7 @@ def test_o200k_state_machine_equals_regex_long(text):
 @given(st.binary(max_size=300))
 def test_lemma_partition_any_bytes(data):
     """Lemma 4 (and more: also for non-ASCII bytes, thanks to the 1-byte fallback)."""
-    for split in (pre_tokenize_ascii, pre_tokenize_ascii_o200k):
+    for split in (pre_tokenize_ascii, pre_tokenize_o200k):
         chunks = split(data)
         assert b"".join(chunks) == data
         assert all(len(chunk) > 0 for chunk in chunks)

@@ -160,21 +160,23 @@ def test_fast_cache_is_bounded(monkeypatch):
     assert len(tok._cache) <= 3
 
 
-def test_spec_engine_uses_the_ascii_state_machine(monkeypatch):
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+def test_spec_engine_uses_the_state_machine_for_all_text(monkeypatch, name):
     from verified_bpe import tokenizer as module
 
     calls = []
-    original = module.ASCII_PRE_TOKENIZERS["cl100k_base"]
+    original = module.SPEC_PRE_TOKENIZERS[name]
 
     def spy(data):
         calls.append(data)
         return original(data)
 
-    monkeypatch.setitem(module.ASCII_PRE_TOKENIZERS, "cl100k_base", spy)
-    tok = Tokenizer.from_tiktoken("cl100k_base", engine="spec")
+    monkeypatch.setitem(module.SPEC_PRE_TOKENIZERS, name, spy)
+    tok = Tokenizer.from_tiktoken(name, engine="spec")
+    monkeypatch.setattr(tok, "_regex", None)  # no regex fallback
     tok.encode("plain ascii")
-    tok.encode("non-ascii é")
-    assert calls == [b"plain ascii"]
+    tok.encode("non-ascii é 日本語")
+    assert calls == [b"plain ascii", "non-ascii é 日本語".encode()]
 
 
 def test_ranks_are_shared_not_copied():

@@ -4,17 +4,19 @@
   ranks (:func:`~verified_bpe.spec.decompose.recover_merges`), bytes are shuffled into
   single-byte token ids (:func:`~verified_bpe.spec.shuffle.byte_shuffle_from_ranks`), the
   table is checked with :func:`~verified_bpe.spec.well_formed.check_well_formed`, and text is
-  encoded with :func:`~verified_bpe.spec.encode.encode_with` / ``encode_chunk``.  ASCII text
-  goes through the ASCII state machine of the encoding (for cl100k_base the proven one; the
-  o200k_base one is Python only), other text through the regex pre-tokenizer.  About 1 MB/s;
-  meant for checking.
+  encoded with :func:`~verified_bpe.spec.encode.encode_with` / ``encode_chunk``.  All text of
+  cl100k_base and o200k_base goes through the mirror of the Lean Unicode state machine of the
+  encoding (:mod:`~verified_bpe.spec.pretokenize_cl100k`,
+  :mod:`~verified_bpe.spec.pretokenize_o200k`, character tables pinned to tiktoken's); only
+  other patterns (custom rank tables) use the regex pre-tokenizer.  Meant for checking.
 * ``engine="fast"``: pre-tokenization with the standard library's ``re`` and the pattern's
-  classes spelled out for the Basic Multilingual Plane (:mod:`verified_bpe.fast_split`; the
-  ``regex`` module for text with characters above U+FFFF), a bounded per-tokenizer cache of
-  piece -> ids (:class:`PieceCache`), and rank-based merging on the ranks
-  (:func:`bpe_ranks`: a heap for short pieces, a bucket queue for long ones, both
-  O(n log n)).  Long texts of the built-in patterns are cut into blocks after a newline
-  before a letter or digit (:func:`text_blocks`), which keeps memory bounded.
+  classes spelled out for the Basic Multilingual Plane from the tables pinned to tiktoken's
+  (:mod:`verified_bpe.fast_split`; :class:`~verified_bpe.patterns.PinnedSplitter` for text
+  with characters above U+FFFF), a bounded per-tokenizer cache of piece -> ids
+  (:class:`PieceCache`), and rank-based merging on the ranks (:func:`bpe_ranks`: a heap for
+  short pieces, a bucket queue for long ones, both O(n log n)).  Long texts of the built-in
+  patterns are cut into blocks after a newline before a letter or digit
+  (:func:`text_blocks`), which keeps memory bounded.
 
 Both give the same ids as tiktoken (tested on both encodings, see
 ``tests/test_tokenizer_differential.py``).
@@ -45,17 +47,18 @@ from .patterns import (
 from .spec.decompose import recover_merges
 from .spec.encode import decode_chunk, encode_with
 from .spec.merge import decode_bytes
-from .spec.pretokenize import pre_tokenize_ascii
-from .spec.pretokenize_o200k import pre_tokenize_ascii_o200k
+from .spec.pretokenize_cl100k import pre_tokenize_cl100k
+from .spec.pretokenize_o200k import pre_tokenize_o200k
 from .spec.shuffle import byte_shuffle_from_ranks, invert_shuffle
 from .spec.well_formed import build_vocab, check_well_formed
 
 Engine = Literal["fast", "spec"]
 
-#: ASCII state machines of the encodings that have one (the proven pre-tokenizers).
-ASCII_PRE_TOKENIZERS: dict[str, Callable[[bytes], list[bytes]]] = {
-    "cl100k_base": pre_tokenize_ascii,
-    "o200k_base": pre_tokenize_ascii_o200k,
+#: Mirrors of the Lean pre-tokenizers (Unicode state machines), used by the spec engine for
+#: all text of these encodings.
+SPEC_PRE_TOKENIZERS: dict[str, Callable[[bytes], list[bytes]]] = {
+    "cl100k_base": pre_tokenize_cl100k,
+    "o200k_base": pre_tokenize_o200k,
 }
 
 _CACHE_LIMIT = 200_000  # chunk-cache entries before the fast engine's cache is cleared
@@ -314,7 +317,7 @@ class Tokenizer:
         pattern: str,
         special_tokens: Mapping[str, int],
         engine: Engine = "fast",
-        ascii_pre_tokenizer: Callable[[bytes], list[bytes]] | None = None,
+        spec_pre_tokenizer: Callable[[bytes], list[bytes]] | None = None,
         spec: SpecTables | None = None,
     ) -> None:
         if engine not in ("fast", "spec"):
@@ -324,7 +327,7 @@ class Tokenizer:
         self.pattern = pattern
         self._ranks = ranks
         self._special_tokens = dict(special_tokens)
-        self._ascii_pre_tokenizer = ascii_pre_tokenizer
+        self._spec_pre_tokenizer = spec_pre_tokenizer
         self._decoder: dict[int, bytes] = {rank: token for token, rank in ranks.items()}
         if len(self._decoder) != len(ranks):
             raise MalformedVocabError("two tokens share a rank")
@@ -354,7 +357,7 @@ class Tokenizer:
             pattern=info.pattern,
             special_tokens=info.special_tokens,
             engine=engine,
-            ascii_pre_tokenizer=ASCII_PRE_TOKENIZERS.get(name),
+            spec_pre_tokenizer=SPEC_PRE_TOKENIZERS.get(name),
             spec=_named_spec_tables(name) if engine == "spec" else None,
         )
 
@@ -440,8 +443,8 @@ class Tokenizer:
         return out
 
     def _pre_tokenize(self, data: bytes) -> list[bytes]:
-        if self._ascii_pre_tokenizer is not None and data.isascii():
-            return self._ascii_pre_tokenizer(data)
+        if self._spec_pre_tokenizer is not None:
+            return self._spec_pre_tokenizer(data)
         return pre_tokenize_regex(data.decode("utf-8"), self.pattern)
 
     def _encode_ordinary_spec(self, text: str) -> list[int]:

@@ -9,8 +9,12 @@ module ``Bpe.Merge`` (file ``lean/Bpe/Merge.lean``; all Lean definitions live in
 Lean module         Python module          notes
 ==================  =====================  ==========================================
 ``Bpe.Classify``    :mod:`.classify`
-``Bpe.PreTokenize`` :mod:`.pretokenize`    Lean's ``rest`` is ``data[i:]`` here
-(none)              :mod:`.pretokenize_o200k`  Python only
+``Bpe.PreTokenize`` :mod:`.pretokenize`    the seed's ASCII machine; ``rest`` = ``data[i:]``
+``Bpe.PreTokenizeUnicode`` :mod:`.pretokenize_unicode`  UTF-8 units, shared branches
+``Bpe.PreTokenizeCl100k``  :mod:`.pretokenize_cl100k`   cl100k_base over Unicode
+``Bpe.PreTokenizeO200k``   :mod:`.pretokenize_o200k`    o200k_base over Unicode
+``Bpe.UnicodeTables``      :mod:`.unicode_tables`       generated (``unicode_gen``)
+``Bpe.Encoders``           :mod:`.encoders`             ``encode_cl100k``, ``encode_o200k``
 ``Bpe.Merge``       :mod:`.merge`
 ``Bpe.Decompose``   :mod:`.decompose`      ``recover_merges``: Python only
 ``Bpe.Shuffle``     :mod:`.shuffle`        ``byte_shuffle_from_ranks``: Python only

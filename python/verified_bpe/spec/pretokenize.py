@@ -28,7 +28,7 @@ with a newline followed by non-newline whitespace at its end (tested).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from .classify import is_ascii, is_digit, is_letter, is_newline, is_punct, is_space, to_lower
 
@@ -161,7 +161,7 @@ BRANCH_MATCHERS: tuple[Callable[[bytes, int], int], ...] = (
 )
 
 
-def first_match(lengths: list[int]) -> int:
+def first_match(lengths: Iterable[int]) -> int:
     """The first non-zero length, or 1 (the fallback: consume one byte).
 
     Lean: ``Bpe.PreTokenize.firstMatch``.

@@ -1,124 +1,160 @@
-r"""The o200k_base pre-tokenizer on ASCII input, as a state machine.
+r"""The o200k_base pre-tokenizer over Unicode.
 
-Python only: there is no Lean counterpart (yet); a Lean module ``PreTokenizeO200k`` would
-mirror the functions below one to one.  Same conventions as :mod:`.pretokenize`; the
-o200k_base pattern (tiktoken_ext.openai_public) restricted to ASCII, where
-``\p{Lu}``/``\p{Lt}`` are ``A-Z``, ``\p{Ll}`` is ``a-z`` and ``\p{Lm}``/``\p{Lo}``/``\p{M}``
-are empty::
+Lean: ``Bpe.PreTokenizeO200k``.  With ``U = [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]``,
+``W = [\p{Ll}\p{Lm}\p{Lo}\p{M}]`` and ``C = (?i:'s|'t|'re|'ve|'m|'ll|'d)`` the pattern
+(``tiktoken_ext/openai_public.py``) is::
 
-    [^\r\n\p{L}\p{N}]?[Lu Lt Lm Lo M]*[Ll Lm Lo M]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?
-                                                   match_word_cased
-    [^\r\n\p{L}\p{N}]?[Lu Lt Lm Lo M]+[Ll Lm Lo M]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?
-                                                   match_word_upper
-    \p{N}{1,3}                                     match_digits        (shared)
-     ?[^\s\p{L}\p{N}]+[\r\n/]*                     match_punct_o200k
-    \s*[\r\n]+                                     match_newline_ws    (shared)
-    \s+(?!\S)                                      match_trailing_ws   (shared)
-    \s+                                            match_other_ws      (shared)
+    [^\r\n\p{L}\p{N}]?U*W+C?           match_word_cased
+    [^\r\n\p{L}\p{N}]?U+W*C?           match_word_upper
+    \p{N}{1,3}                         match_digits        (shared)
+     ?[^\s\p{L}\p{N}]+[\r\n/]*         match_punct
+    \s*[\r\n]+                         match_newline_ws    (shared; same length as \s*[\r\n])
+    \s+(?!\S)                          match_trailing_ws   (shared)
+    \s+                                match_ws            (shared)
 
-The contraction suffix is the same set as cl100k's contraction branch, so
-:func:`.pretokenize.match_contraction` is reused.  ``\s*[\r\n]+`` has the same length as
-``\s*[\r\n]`` (``\s*`` backs off to the *last* newline of the run, after which ``[\r\n]+``
-can take only that newline).
+Unlike cl100k's, these quantifiers are not possessive, and the classes overlap (marks are
+word leads and in both ``U`` and ``W``; ``Lm``/``Lo`` are in both ``U`` and ``W``), so the
+matchers compute the first match of the backtracking order:
+
+* ``U*W+`` (:func:`cased_core`): after the greedy ``U`` run, ``W+`` either continues with a
+  ``W`` run, or backs off to just after the last ``W`` code point inside the ``U`` run;
+* ``U+W*`` (:func:`upper_core`): the ``U`` run (at least one) and then the ``W`` run;
+* the optional lead (:func:`with_lead`) is tried first, and dropped if the rest fails;
+* ``C?`` (:func:`with_contraction`) is taken when it matches after the word.
+
+The contraction set is cl100k's (:func:`.pretokenize_unicode.match_contraction`).
 """
 
 from __future__ import annotations
 
-from .classify import is_punct
-from .pretokenize import (
+from collections.abc import Callable, Sequence
+
+from .pretokenize_unicode import (
+    first_match,
+    is_punct,
     is_word_lead,
     match_contraction,
     match_digits,
     match_newline_ws,
-    match_other_ws,
     match_trailing_ws,
+    match_ws,
+    pre_tokenize_with,
     run_length,
+)
+from .unicode_tables import is_ll, is_lm, is_lo, is_lt, is_lu, is_m
+
+
+def is_upper_class(c: int) -> bool:
+    r"""``[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]``.  Lean: ``Bpe.PreTokenizeO200k.isUpperClass``."""
+    return is_lu(c) or is_lt(c) or is_lm(c) or is_lo(c) or is_m(c)
+
+
+def is_lower_class(c: int) -> bool:
+    r"""``[\p{Ll}\p{Lm}\p{Lo}\p{M}]``.  Lean: ``Bpe.PreTokenizeO200k.isLowerClass``."""
+    return is_ll(c) or is_lm(c) or is_lo(c) or is_m(c)
+
+
+def last_lower_end(n: int, cps: Sequence[int], i: int) -> int:
+    """One past the last ``W`` code point among the ``n`` from ``i``, or 0 if none.
+
+    Lean: ``Bpe.PreTokenizeO200k.lastLowerEnd``.
+    """
+    end = 0
+    for k in range(min(n, len(cps) - i)):
+        if is_lower_class(cps[i + k]):
+            end = k + 1
+    return end
+
+
+def cased_core(cps: Sequence[int], i: int) -> int:
+    """``U*W+``: length of its first match at ``i`` in backtracking order, 0 if none.
+
+    Lean: ``Bpe.PreTokenizeO200k.casedCore``.
+    """
+    u = run_length(is_upper_class, cps, i)
+    w = run_length(is_lower_class, cps, i + u)
+    return u + w if w != 0 else last_lower_end(u, cps, i)
+
+
+def upper_core(cps: Sequence[int], i: int) -> int:
+    """``U+W*``: the ``U`` run (at least one) then the ``W`` run, 0 if no ``U``.
+
+    Lean: ``Bpe.PreTokenizeO200k.upperCore``.
+    """
+    u = run_length(is_upper_class, cps, i)
+    return 0 if u == 0 else u + run_length(is_lower_class, cps, i + u)
+
+
+def with_lead(core: Callable[[Sequence[int], int], int], cps: Sequence[int], i: int) -> int:
+    r"""``[^\r\n\p{L}\p{N}]?`` before ``core``: with the lead if that matches, else without.
+
+    Lean: ``Bpe.PreTokenizeO200k.withLead``.
+    """
+    if i < len(cps) and is_word_lead(cps[i]):
+        n = core(cps, i + 1)
+        if n != 0:
+            return n + 1
+    return core(cps, i)
+
+
+def with_contraction(n: int, cps: Sequence[int], i: int) -> int:
+    """A word of length ``n`` at ``i`` followed by ``C?``; 0 stays 0.
+
+    Lean: ``Bpe.PreTokenizeO200k.withContraction``.
+    """
+    return 0 if n == 0 else n + match_contraction(cps, i + n)
+
+
+def match_word_cased(cps: Sequence[int], i: int) -> int:
+    r"""``[^\r\n\p{L}\p{N}]?U*W+C?``.  Lean: ``Bpe.PreTokenizeO200k.matchWordCased``."""
+    return with_contraction(with_lead(cased_core, cps, i), cps, i)
+
+
+def match_word_upper(cps: Sequence[int], i: int) -> int:
+    r"""``[^\r\n\p{L}\p{N}]?U+W*C?``.  Lean: ``Bpe.PreTokenizeO200k.matchWordUpper``."""
+    return with_contraction(with_lead(upper_core, cps, i), cps, i)
+
+
+def is_punct_tail(c: int) -> bool:
+    r"""``[\r\n/]``.  Lean: ``Bpe.PreTokenizeO200k.isPunctTail``."""
+    return c == 10 or c == 13 or c == 47
+
+
+def match_punct(cps: Sequence[int], i: int) -> int:
+    r"""`` ?[^\s\p{L}\p{N}]+[\r\n/]*``.  Lean: ``Bpe.PreTokenizeO200k.matchPunct``.
+
+    Giving back the space cannot help (a space is not punctuation), nor can shortening the
+    punctuation run (``[\r\n/]*`` always matches).
+    """
+    lead = 1 if i < len(cps) and cps[i] == 32 else 0
+    n = run_length(is_punct, cps, i + lead)
+    return 0 if n == 0 else lead + n + run_length(is_punct_tail, cps, i + lead + n)
+
+
+#: The seven branches in priority order (the list Lean's ``nextChunkLen`` writes out).
+BRANCH_MATCHERS: tuple[Callable[[Sequence[int], int], int], ...] = (
+    match_word_cased,
+    match_word_upper,
+    match_digits,
+    match_punct,
+    match_newline_ws,
+    match_trailing_ws,
+    match_ws,
 )
 
 
-def is_upper(b: int) -> bool:
-    """``A-Z``.  Lean: none (would be ``isUpper``)."""
-    return 65 <= b <= 90
+def next_chunk_len(cps: Sequence[int], i: int) -> int:
+    """Length (code points) of the chunk at ``i``: the first branch that matches, else 1.
 
-
-def is_lower(b: int) -> bool:
-    """``a-z``.  Lean: none (would be ``isLower``)."""
-    return 97 <= b <= 122
-
-
-def match_word_cased(data: bytes, i: int) -> int:
-    """Lead?, upper*, lower+, contraction?.  Lean: none (would be ``matchWordCased``).
-
-    Backtracking never helps: giving back an upper-case letter cannot start the lower-case
-    run, and giving back the lead leaves a non-letter in front.
+    Lean: ``Bpe.PreTokenizeO200k.nextChunkLen``.
     """
-    lead = 1 if i < len(data) and is_word_lead(data[i]) else 0
-    upper = run_length(is_upper, data, i + lead)
-    lower = run_length(is_lower, data, i + lead + upper)
-    if lower == 0:
-        return 0
-    end = i + lead + upper + lower
-    return end + match_contraction(data, end) - i
+    return first_match(match(cps, i) for match in BRANCH_MATCHERS)
 
 
-def match_word_upper(data: bytes, i: int) -> int:
-    """Lead?, upper+, lower*, contraction?.  Lean: none (would be ``matchWordUpper``)."""
-    lead = 1 if i < len(data) and is_word_lead(data[i]) else 0
-    upper = run_length(is_upper, data, i + lead)
-    if upper == 0:
-        return 0
-    lower = run_length(is_lower, data, i + lead + upper)
-    end = i + lead + upper + lower
-    return end + match_contraction(data, end) - i
+def pre_tokenize_o200k(data: bytes) -> list[bytes]:
+    """The o200k_base pre-tokenizer on UTF-8 bytes.
 
-
-def is_punct_tail(b: int) -> bool:
-    """``[\\r\\n/]``.  Lean: none (would be ``isPunctTail``)."""
-    return b == 10 or b == 13 or b == 47
-
-
-def match_punct_o200k(data: bytes, i: int) -> int:
-    r"""`` ?[^\s\p{L}\p{N}]+[\r\n/]*``.  Lean: none (would be ``matchPunct``).
-
-    The greedy punctuation run is maximal, and then ``[\r\n/]*`` takes any mix of newlines
-    and slashes (a slash after a newline included).
+    Lean: ``Bpe.PreTokenizeO200k.preTokenizeO200k``; its chunks concatenate back to ``data``
+    (``flatten_preTokenizeO200k``) and none is empty (``ne_nil_of_mem_preTokenizeO200k``).
     """
-    lead = 1 if i < len(data) and data[i] == 32 else 0
-    puncts = run_length(is_punct, data, i + lead)
-    if puncts == 0:
-        return 0
-    return lead + puncts + run_length(is_punct_tail, data, i + lead + puncts)
-
-
-def next_chunk_len_o200k(data: bytes, i: int) -> int:
-    """First matching branch in pattern order, else 1.
-
-    Lean: none (would be ``nextChunkLen``).
-    """
-    for branch in (
-        match_word_cased,
-        match_word_upper,
-        match_digits,
-        match_punct_o200k,
-        match_newline_ws,
-        match_trailing_ws,
-        match_other_ws,
-    ):
-        n = branch(data, i)
-        if n > 0:
-            return n
-    return 1
-
-
-def pre_tokenize_ascii_o200k(data: bytes) -> list[bytes]:
-    """Split ``data`` into consecutive non-empty chunks (o200k_base, ASCII).
-
-    Lean: none (would be ``preTokenizeAscii``).
-    """
-    chunks: list[bytes] = []
-    i = 0
-    while i < len(data):
-        n = next_chunk_len_o200k(data, i)
-        chunks.append(data[i : i + n])
-        i += n
-    return chunks
+    return pre_tokenize_with(next_chunk_len, data)
