@@ -173,7 +173,11 @@ def test_spec_engine_uses_the_state_machine_for_all_text(monkeypatch, name):
 
     monkeypatch.setitem(module.SPEC_PRE_TOKENIZERS, name, spy)
     tok = Tokenizer.from_tiktoken(name, engine="spec")
-    monkeypatch.setattr(tok, "_regex", None)  # no regex fallback
+
+    def no_regex(text, pattern):
+        raise AssertionError("the spec engine fell back to the regex pre-tokenizer")
+
+    monkeypatch.setattr(module, "pre_tokenize_regex", no_regex)
     tok.encode("plain ascii")
     tok.encode("non-ascii é 日本語")
     assert calls == [b"plain ascii", "non-ascii é 日本語".encode()]
