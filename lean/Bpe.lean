@@ -12,6 +12,9 @@ public import Bpe.Utf8
 public import Bpe.Encode
 public import Bpe.Roundtrip
 public import Bpe.Check
+public import Bpe.ExecCode
+public import Bpe.ExecTable
+public import Bpe.Exec
 
 /-!
 # Verified byte-level BPE (GPT-4 style)
