@@ -15,7 +15,6 @@ import pytest
 from verified_bpe import exec_crosscheck as ec
 
 
-
 def test_texts_cover_the_three_sources():
     texts = ec.default_texts(50, 50, 50)
     assert len(texts) == 150
