@@ -4,10 +4,11 @@
 offline (WebAssembly) Lean's interpreter runs; ``Bpe.Exec.encodeWith_eq`` proves it returns
 exactly ``Bpe.encodeWith`` on the same merge table.  This module writes the tables of a full
 vocabulary (the 256-entry byte shuffle and the merges, sorted by pair) and the pre-tokenized
-texts into one file of decimal numbers, generates a two-line Lean module whose ``#eval`` calls
-``Bpe.Exec.runFiles`` on it, checks that module with the offline Lean (compiling the call and
-interpreting it), reads the ids Lean wrote and compares them with **tiktoken** and with the
-Python reference (:mod:`verified_bpe.spec`).
+texts into one file of decimal numbers, generates a Lean module (the text of
+``lean/Bpe/ExecCode.lean`` and an ``#eval`` of ``Bpe.Exec.runFiles`` on the file), checks that
+module with the offline Lean (Lean's compiler produces IR, its interpreter runs it), reads the
+ids Lean wrote and compares them with **tiktoken** and with the Python reference
+(:mod:`verified_bpe.spec`).
 
 Texts (deterministic): lines of the standard library's sources, messages of the installed
 non-English gettext catalogs, and seeded random Unicode strings.  Chunks come from the
@@ -148,11 +149,18 @@ def render_input(tables: Tables, texts: Sequence[str]) -> str:
     return "\n".join(out) + "\n"
 
 
+#: the executable code (compiled by the build as module ``Bpe.ExecCode``)
+EXEC_CODE = Path(__file__).resolve().parents[2] / "lean" / "Bpe" / "ExecCode.lean"
+
+
 def render_module(in_path: Path, out_path: Path) -> str:
-    """The generated module: one ``#eval`` of the compiled driver."""
+    """The generated module: the text of ``lean/Bpe/ExecCode.lean``, verbatim, and one
+    ``#eval`` of its driver. (Measured: an ``#eval`` in a module that *imports*
+    ``Bpe.ExecCode`` crashes the offline Lean's worker with an uncaught C++ exception even on a
+    3-text input; the same code compiled in the module that evaluates it runs.)"""
     return (
-        "module\n\npublic import Bpe.ExecCode\n\n"
-        f'#eval Bpe.Exec.runFiles "{in_path}" "{out_path}"\n'
+        EXEC_CODE.read_text(encoding="utf-8")
+        + f'\n#eval Bpe.Exec.runFiles "{in_path}" "{out_path}"\n'
     )
 
 
