@@ -73,7 +73,7 @@ def test_summary_line_is_parsed():
 
 
 #: encodings run through the compiled route in CI (measured: README, "Cross-check", route 3)
-LEAN_ENCODINGS = ("cl100k_base",)
+LEAN_ENCODINGS = ec.ENCODINGS
 
 
 @pytest.mark.lean
