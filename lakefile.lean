@@ -14,7 +14,7 @@ lean_lib BpeTest where
   srcDir := "lean"
   globs := #[.submodules `BpeTest]
 
-/-- Route 2 of the cross-check: the spec as an executable (`lake exe bpe-encode RANKS`). -/
+/-- Route 2 of the cross-check: the proven executable encoder (`lake exe bpe-encode INPUT OUTPUT`). -/
 lean_exe «bpe-encode» where
   srcDir := "lean"
   root := `BpeExe.Main

@@ -18,6 +18,9 @@ public import Bpe.PreTokenizeUnicode
 public import Bpe.PreTokenizeCl100k
 public import Bpe.PreTokenizeO200k
 public import Bpe.Encoders
+public import Bpe.ExecCode
+public import Bpe.ExecTable
+public import Bpe.Exec
 
 /-!
 # Verified byte-level BPE (GPT-4 style)

@@ -1,0 +1,274 @@
+"""Compiled cross-check (route 3): Lean's compiler and interpreter run the executable encoder.
+
+``Bpe.ExecCode`` is an encoder written so that Lean's compiler turns it into IR that the
+offline (WebAssembly) Lean's interpreter runs; ``Bpe.Exec.encodeWith_eq`` proves it returns
+exactly ``Bpe.encodeWith`` on the same merge table.  This module writes the tables of a full
+vocabulary (the 256-entry byte shuffle and the merges, sorted by pair) and the pre-tokenized
+texts into one file of decimal numbers, generates a Lean module (the text of
+``lean/Bpe/ExecCode.lean`` and an ``#eval`` of ``Bpe.Exec.runFiles`` on the file), checks that
+module with the offline Lean (Lean's compiler produces IR, its interpreter runs it), reads the
+ids Lean wrote and compares them with **tiktoken** and with the Python reference
+(:mod:`verified_bpe.spec`).
+
+Texts (deterministic): lines of the standard library's sources, messages of the installed
+non-English gettext catalogs, and seeded random Unicode strings.  Chunks come from the
+encoding's own split pattern (tiktoken's), so the expected ids are tiktoken's ids for the text.
+
+Run ``python -m verified_bpe.exec_crosscheck --help``; the test is
+``tests/test_crosscheck_exec.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import corpus
+from .crosscheck import MODULE_NAMES, slice_ranks
+from .errors import BpeError
+from .patterns import PATTERNS, pre_tokenize_regex
+from .spec.decompose import recover_merges
+from .spec.encode import encode_with
+from .spec.shuffle import byte_shuffle_from_ranks
+
+ENCODINGS = ("cl100k_base", "o200k_base")
+SUMMARY = re.compile(
+    r"entries texts tokens load_ms encode_ms: (\d+) (\d+) (\d+) (\d+) (\d+)"
+)
+
+
+class ExecCrossCheckError(BpeError):
+    """The Lean run failed or its output cannot be read."""
+
+
+# ------------------------------------------------------------------------------- texts
+def stdlib_lines(count: int) -> list[str]:
+    """Distinct non-blank lines of the standard library's sources (with their newline), in
+    file order, at most 300 characters each."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for path in corpus.stdlib_python_files():
+        for line in corpus.read_text(path).splitlines(keepends=True):
+            if line.strip() and len(line) <= 300 and line not in seen:
+                seen.add(line)
+                out.append(line)
+                if len(out) >= count:
+                    return out
+    return out
+
+
+def catalog_lines(count: int) -> list[str]:
+    """Distinct non-ASCII messages of the gettext catalogs, a few per language in turn."""
+    per_lang = [
+        [m for m in text.splitlines() if m.strip() and not m.isascii() and len(m) <= 300]
+        for _, text in corpus.locale_texts(max_chars_per_lang=20_000)
+    ]
+    seen: set[str] = set()
+    out: list[str] = []
+    k = 0
+    while len(out) < count and any(k < len(msgs) for msgs in per_lang):
+        for msgs in per_lang:
+            if k < len(msgs) and msgs[k] not in seen:
+                seen.add(msgs[k])
+                out.append(msgs[k])
+                if len(out) >= count:
+                    break
+        k += 1
+    return out
+
+
+#: code point ranges random strings draw from: ASCII, Latin, Greek/Cyrillic, Hebrew/Arabic,
+#: Devanagari/Thai, combining marks, CJK, Hangul, emoji, Unicode spaces and line breaks
+UNICODE_RANGES = (
+    (0x20, 0x7E), (0x0A, 0x0D), (0xA0, 0x17F), (0x370, 0x4FF), (0x5D0, 0x6FF), (0x900, 0x97F),
+    (0xE00, 0xE7F), (0x300, 0x36F), (0x4E00, 0x9FFF), (0xAC00, 0xD7A3), (0x1F300, 0x1FAFF),
+    (0x2000, 0x206F), (0x3000, 0x303F), (0xFE00, 0xFE0F), (0x10000, 0x1007F),
+)
+
+
+def random_unicode(count: int, seed: int = 0, max_len: int = 40) -> list[str]:
+    """``count`` seeded random strings of code points from :data:`UNICODE_RANGES`."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        chars = []
+        for _ in range(rng.randint(1, max_len)):
+            lo, hi = rng.choice(UNICODE_RANGES)
+            chars.append(chr(rng.randint(lo, hi)))
+        out.append("".join(chars))
+    return out
+
+
+def default_texts(n_stdlib: int, n_catalog: int, n_random: int, seed: int = 0) -> list[str]:
+    return stdlib_lines(n_stdlib) + catalog_lines(n_catalog) + random_unicode(n_random, seed)
+
+
+# ------------------------------------------------------------------------------- input file
+@dataclass
+class Tables:
+    """What the Lean driver reads: the byte shuffle and the merges (pair ↦ rank)."""
+
+    name: str
+    ranks: dict[bytes, int]
+    merges: dict[tuple[int, int], int]
+    shuffle: list[int]
+
+
+def load_tables(name: str, n_ranks: int | None = None) -> Tables:
+    from .vocab import load_ranks
+
+    ranks = load_ranks(name)
+    if n_ranks is not None:
+        ranks = slice_ranks(ranks, n_ranks)
+    return Tables(name, ranks, recover_merges(ranks), byte_shuffle_from_ranks(ranks))
+
+
+def chunks_of(name: str, text: str) -> list[bytes]:
+    """The encoding's pre-tokenization of ``text`` (tiktoken's split pattern), as bytes."""
+    return pre_tokenize_regex(text, PATTERNS[name])
+
+
+def render_input(tables: Tables, texts: Sequence[str]) -> str:
+    """The driver's input: 256 shuffle values; the number of merges and the merges
+    ``left right rank`` sorted by pair; the number of texts and, per text, its number of chunks
+    and every chunk as its length followed by its bytes (all decimal, whitespace-separated)."""
+    out = [" ".join(map(str, tables.shuffle)), str(len(tables.merges))]
+    out += [f"{a} {b} {r}" for (a, b), r in sorted(tables.merges.items())]
+    out.append(str(len(texts)))
+    for text in texts:
+        chunks = chunks_of(tables.name, text)
+        out.append(
+            f"{len(chunks)} " + " ".join(f"{len(c)} " + " ".join(map(str, c)) for c in chunks)
+        )
+    return "\n".join(out) + "\n"
+
+
+#: the executable code (compiled by the build as module ``Bpe.ExecCode``)
+EXEC_CODE = Path(__file__).resolve().parents[2] / "lean" / "Bpe" / "ExecCode.lean"
+
+
+def render_module(in_path: Path, out_path: Path) -> str:
+    """The generated module: the text of ``lean/Bpe/ExecCode.lean``, verbatim, and one
+    ``#eval`` of its driver. (Measured: an ``#eval`` in a module that *imports*
+    ``Bpe.ExecCode`` crashes the offline Lean's worker with an uncaught C++ exception even on a
+    3-text input; the same code compiled in the module that evaluates it runs.)"""
+    return (
+        EXEC_CODE.read_text(encoding="utf-8")
+        + f'\n#eval Bpe.Exec.runFiles "{in_path}" "{out_path}"\n'
+    )
+
+
+# ------------------------------------------------------------------------------- run
+@dataclass
+class Run:
+    """One Lean run: the ids per text and the measurements."""
+
+    ids: list[list[int]]
+    entries: int
+    tokens: int
+    load_ms: int
+    encode_ms: int
+    lean_seconds: float
+    peak_rss_kib: int
+    output: str
+
+
+def run_lean(tables: Tables, texts: Sequence[str], work: Path, runner=None, builder=None) -> Run:
+    """Write the input and the module under ``work``, check the module with Lean, read back
+    the ids."""
+    from .toolchain.build import Builder
+    from .toolchain.runner import LeanRunner
+
+    repo = Path(__file__).resolve().parents[2]
+    if runner is None:
+        runner = LeanRunner(repo, repo / ".cache", log=lambda *_: None)
+    if builder is None:
+        builder = Builder(repo, runner, jobs=2, log=lambda *_: None)
+        builder.build(scan=True)
+    work = work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    mod = MODULE_NAMES[tables.name]
+    in_path, out_path = work / f"{mod}.in", work / f"{mod}.out"
+    in_path.write_text(render_input(tables, texts), encoding="ascii")
+    out_path.unlink(missing_ok=True)
+    source = work / f"ExecRun{mod}.lean"
+    source.write_text(render_module(in_path, out_path), encoding="utf-8")
+    result = runner.check(source, [builder.out_dir])
+    m = SUMMARY.search(result.output)
+    if not result.ok or m is None or not out_path.exists():
+        raise ExecCrossCheckError(f"Lean run failed:\n{result.output[-3000:]}")
+    lines = out_path.read_text(encoding="ascii").split("\n")[:-1]
+    ids = [[int(x) for x in line.split()] for line in lines]
+    entries, n_texts, tokens, load_ms, encode_ms = map(int, m.groups())
+    if n_texts != len(texts) or len(ids) != len(texts):
+        raise ExecCrossCheckError(f"Lean encoded {n_texts} texts ({len(ids)} lines), not "
+                                  f"{len(texts)}")
+    return Run(ids, entries, tokens, load_ms, encode_ms, result.seconds, result.peak_rss_kib,
+               result.output)
+
+
+def oracle(tables: Tables):  # -> tiktoken.Encoding
+    """tiktoken on the same ranks with the encoding's split pattern."""
+    import tiktoken
+
+    return tiktoken.Encoding(name=f"{tables.name}_{len(tables.ranks)}",
+                             pat_str=PATTERNS[tables.name], mergeable_ranks=tables.ranks,
+                             special_tokens={})
+
+
+def reference_ids(tables: Tables, texts: Sequence[str]) -> list[list[int]]:
+    """The Python reference (spec ``encode_with`` with the encoding's split pattern)."""
+    return [
+        encode_with(lambda data: chunks_of(tables.name, data.decode("utf-8")), tables.merges,
+                    tables.shuffle, text)
+        for text in texts
+    ]
+
+
+def mismatches(texts: Sequence[str], got: Sequence[Sequence[int]],
+               expected: Sequence[Sequence[int]]) -> list[tuple[str, list[int], list[int]]]:
+    return [(t, list(g), list(e)) for t, g, e in zip(texts, got, expected, strict=True)
+            if list(g) != list(e)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m verified_bpe.exec_crosscheck", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--encoding", choices=ENCODINGS, default="cl100k_base")
+    ap.add_argument("--ranks", type=int, default=None, help="first N ranks only (default: all)")
+    ap.add_argument("--stdlib", type=int, default=5000, help="standard library lines")
+    ap.add_argument("--catalog", type=int, default=3000, help="non-English catalog messages")
+    ap.add_argument("--random", type=int, default=2000, help="random Unicode strings")
+    ap.add_argument("--no-reference", action="store_true", help="skip the Python reference")
+    ap.add_argument("--out", type=Path, default=Path(".cache/exec"))
+    args = ap.parse_args(argv)
+    tables = load_tables(args.encoding, args.ranks)
+    texts = default_texts(args.stdlib, args.catalog, args.random)
+    start = time.monotonic()
+    run = run_lean(tables, texts, args.out)
+    wall = time.monotonic() - start
+    enc = oracle(tables)
+    expected = [enc.encode_ordinary(t) for t in texts]
+    bad = mismatches(texts, run.ids, expected)
+    ref_bad = [] if args.no_reference else mismatches(texts, reference_ids(tables, texts),
+                                                      expected)
+    print(f"{args.encoding}: {len(tables.merges)} merges, {len(texts)} texts, {run.tokens} tokens")
+    print(f"Lean: check {run.lean_seconds:.1f} s (wall {wall:.1f} s incl. writing the input), "
+          f"peak RSS {run.peak_rss_kib // 1024} MiB; in the interpreter: reading the tables "
+          f"{run.load_ms / 1000:.1f} s, encoding {run.encode_ms / 1000:.1f} s "
+          f"({run.tokens / max(run.encode_ms, 1) * 1000:,.0f} tokens/s)")
+    print(f"mismatches: Lean vs tiktoken {len(bad)}; Python reference vs tiktoken "
+          f"{'skipped' if args.no_reference else len(ref_bad)}")
+    for t, g, e in bad[:5]:
+        print(f"  {t!r}: Lean {g} tiktoken {e}")
+    return 1 if bad or ref_bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

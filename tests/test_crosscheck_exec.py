@@ -1,0 +1,98 @@
+"""Route 3 of the cross-check: Lean's compiler turns the executable encoder (`Bpe.ExecCode`,
+proven equal to the spec by `Bpe.Exec.encodeWith_eq`) into IR, and the offline Lean's
+interpreter runs it (`#eval`) on the FULL `cl100k_base` and `o200k_base` tables and 10,000
+texts per encoding; the ids must equal tiktoken's and the Python reference's.
+
+The fast tests check the generator against independent oracles (tiktoken's own split and
+Python's parsing of the file); the `lean`-marked test runs the offline Lean (minutes).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from verified_bpe import exec_crosscheck as ec
+
+REPO = Path(__file__).resolve().parents[1]
+
+#: texts per encoding in the Lean run (measured cost: see README, "Cross-check")
+N_STDLIB, N_CATALOG, N_RANDOM = 5000, 3000, 2000
+
+
+def test_texts_cover_the_three_sources():
+    texts = ec.default_texts(50, 50, 50)
+    assert len(texts) == 150
+    assert all(t.isascii() for t in texts[:50])
+    assert not any(t.isascii() for t in texts[50:100])
+    assert ec.random_unicode(50) == texts[100:]
+
+
+def _parse(source: str) -> tuple[list[int], list[tuple[int, int, int]], list[list[bytes]]]:
+    nums = iter(int(x) for x in source.split())
+    shuffle = [next(nums) for _ in range(256)]
+    merges = [(next(nums), next(nums), next(nums)) for _ in range(next(nums))]
+    texts = []
+    for _ in range(next(nums)):
+        chunks = []
+        for _ in range(next(nums)):
+            chunks.append(bytes(next(nums) for _ in range(next(nums))))
+        texts.append(chunks)
+    return shuffle, merges, texts
+
+
+@pytest.mark.parametrize("name", ec.ENCODINGS)
+def test_input_file_holds_the_tables_and_tiktokens_chunks(name):
+    import regex
+
+    tables = ec.load_tables(name, 1000)
+    texts = ec.default_texts(20, 20, 20)
+    shuffle, merges, chunked = _parse(ec.render_input(tables, texts))
+    assert shuffle == [tables.ranks[bytes([b])] for b in range(256)]
+    assert merges == sorted(merges) and len(merges) == 1000 - 256
+    pieces = {(a, b): r for a, b, r in merges}
+    assert pieces == tables.merges
+    pattern = regex.compile(ec.PATTERNS[name])
+    for text, chunks in zip(texts, chunked, strict=True):
+        assert chunks == [m.encode() for m in pattern.findall(text)]
+        assert b"".join(chunks) == text.encode()
+
+
+def test_generated_module_is_the_exec_code_verbatim(tmp_path):
+    source = ec.render_module(tmp_path / "a.in", tmp_path / "a.out")
+    code = (REPO / "lean" / "Bpe" / "ExecCode.lean").read_text()
+    assert source.startswith(code)
+    call = f'#eval Bpe.Exec.runFiles "{tmp_path}/a.in" "{tmp_path}/a.out"'
+    assert source[len(code):].strip() == call
+
+
+def test_summary_line_is_parsed():
+    m = ec.SUMMARY.search("foo\nentries texts tokens load_ms encode_ms: 5 2 9 10 20\n")
+    assert m is not None and m.groups() == ("5", "2", "9", "10", "20")
+
+
+#: encodings run through the compiled route in CI (measured: README, "Cross-check", route 3)
+LEAN_ENCODINGS = ec.ENCODINGS
+
+
+@pytest.mark.lean
+@pytest.mark.slow
+@pytest.mark.parametrize("name", LEAN_ENCODINGS)
+def test_compiled_lean_agrees_with_tiktoken_on_full_vocabulary(name, tally):
+    tables = ec.load_tables(name)
+    texts = ec.default_texts(N_STDLIB, N_CATALOG, N_RANDOM)
+    assert len(texts) >= 10_000
+    run = ec.run_lean(tables, texts, REPO / ".cache" / "exec")
+    assert run.entries == len(tables.merges)
+    enc = ec.oracle(tables)
+    expected = [enc.encode_ordinary(t) for t in texts]
+    assert run.tokens == sum(map(len, expected))
+    bad = ec.mismatches(texts, run.ids, expected)
+    assert not bad, bad[:5]
+    assert not ec.mismatches(texts, ec.reference_ids(tables, texts), expected)
+    tally(f"exec crosscheck {name}: texts encoded by compiled Lean", len(texts))
+    tally(f"exec crosscheck {name}: tokens", run.tokens)
+    tally(f"exec crosscheck {name}: Lean seconds", int(run.lean_seconds))
+    tally(f"exec crosscheck {name}: interpreter encode ms", run.encode_ms)
+    tally(f"exec crosscheck {name}: Lean peak RSS MiB", run.peak_rss_kib // 1024)
