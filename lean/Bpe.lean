@@ -12,6 +12,8 @@ public import Bpe.Utf8
 public import Bpe.Encode
 public import Bpe.Roundtrip
 public import Bpe.Check
+public import Bpe.Ranks
+public import Bpe.RanksCheck
 
 /-!
 # Verified byte-level BPE (GPT-4 style)

@@ -29,8 +29,14 @@ MODULES = {
     "Encode": "encode",
     "Roundtrip": "roundtrip",
     "Check": "check",
+    "Ranks": "ranks",
+    "RanksCheck": "ranks_check",
 }
-ALIASES = {"WellFormed": "check_well_formed", "Bijective": "is_bijective"}
+ALIASES = {
+    "WellFormed": "check_well_formed",
+    "Bijective": "is_bijective",
+    "RanksOk": "ranks_ok",
+}
 DECL = re.compile(
     r"^(?:@\[[^\]]*\]\s*)?(?:private |protected |partial |noncomputable )*"
     r"(def|abbrev|structure|theorem|lemma)\s+([^\s(:{\[]+)",

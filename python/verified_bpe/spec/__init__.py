@@ -20,6 +20,8 @@ Lean module         Python module          notes
 ``Bpe.Encode``      :mod:`.encode`         ``encode`` rejects non-ASCII text
 ``Bpe.Roundtrip``   :mod:`.roundtrip`      theorems as executable checks
 ``Bpe.Check``       :mod:`.check`
+``Bpe.Ranks``       :mod:`.ranks`          tiktoken's rank-based merging; ``ranks_ok``
+``Bpe.RanksCheck``  :mod:`.ranks_check`    ``check_ranks``; also takes a list of pairs
 ==================  =====================  ==========================================
 
 Representation: a byte is an ``int`` in ``0..255`` (Lean ``UInt8``); a byte string is
