@@ -21,6 +21,8 @@ public import Bpe.Encoders
 public import Bpe.ExecCode
 public import Bpe.ExecTable
 public import Bpe.Exec
+public import Bpe.Ranks
+public import Bpe.RanksCheck
 
 /-!
 # Verified byte-level BPE (GPT-4 style)

@@ -7,7 +7,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from verified_bpe.errors import MalformedVocabError
-from verified_bpe.spec.decompose import decompose_token, lemma_decompose_roundtrip, recover_merges
+from verified_bpe.spec.decompose import (
+    decompose_token,
+    lemma_decompose_fuel_sufficient,
+    lemma_decompose_roundtrip,
+    recover_merges,
+)
 from verified_bpe.vocab import encoding_spec, load_ranks
 
 TOY = {b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"bc": 4, b"abc": 5}
@@ -51,6 +56,7 @@ def test_lemma_decompose_roundtrip(ranks, token, max_rank):
     assert b"".join(parts) == token
     assert all(parts)
     assert lemma_decompose_roundtrip(ranks, token, max_rank)
+    assert lemma_decompose_fuel_sufficient(ranks, token, max_rank)
 
 
 def test_recover_merges_toy():

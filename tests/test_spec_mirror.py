@@ -35,8 +35,14 @@ MODULES = {
     "RangeTree": "range_tree",
     "UnicodeTables": "unicode_tables",
     "Encoders": "encoders",
+    "Ranks": "ranks",
+    "RanksCheck": "ranks_check",
 }
-ALIASES = {"WellFormed": "check_well_formed", "Bijective": "is_bijective"}
+ALIASES = {
+    "WellFormed": "check_well_formed",
+    "Bijective": "is_bijective",
+    "RanksOk": "ranks_ok",
+}
 DECL = re.compile(
     r"^(?:@\[[^\]]*\]\s*)?(?:private |protected |partial |noncomputable )*"
     r"(def|abbrev|structure|theorem|lemma)\s+([^\s(:{\[]+)",

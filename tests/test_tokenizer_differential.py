@@ -162,3 +162,44 @@ def test_corpus_lines_vs_tiktoken(name, stdlib_corpus, non_english_corpus, tally
         for line in text.splitlines(keepends=True)
     ]
     _compare_corpus(name, "fast", lines, tally, "lines")
+
+
+# ------------------------------------------- tiktoken's algorithm as written in the Lean spec
+# `Bpe.Ranks.encodeRanksWith` (rank-based byte-pair merging, one pair per step, with the
+# whole-piece shortcut), mirrored by `verified_bpe.spec.ranks`, is one more oracle: with the
+# official pre-tokenizer it must give tiktoken's ids.
+
+
+def _encode_ranks(name: str, text: str) -> list[int] | None:
+    from verified_bpe.patterns import pre_tokenize_regex
+    from verified_bpe.spec.ranks import encode_ranks_with
+    from verified_bpe.vocab import encoding_spec, load_ranks
+
+    pattern = encoding_spec(name).pattern
+    return encode_ranks_with(
+        lambda data: pre_tokenize_regex(data.decode("utf-8"), pattern), load_ranks(name), text
+    )
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=100)
+@given(text=unicode_text)
+def test_byte_pair_merge_spec_unicode_vs_tiktoken(name, text, tally):
+    assert _encode_ranks(name, text) == tiktoken_encoding(name).encode_ordinary(text)
+    tally(f"differential hypothesis Unicode {name} bytePairMerge spec")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_byte_pair_merge_spec_corpus_vs_tiktoken(name, stdlib_corpus, non_english_corpus, tally):
+    texts = stdlib_corpus[::12] + non_english_corpus
+    oracle = tiktoken_encoding(name)
+    mismatches = []
+    n_tokens = 0
+    for key, text in texts:
+        expected = oracle.encode_ordinary(text)
+        n_tokens += len(expected)
+        if _encode_ranks(name, text) != expected:
+            mismatches.append(key)
+    tally(f"differential corpus bytePairMerge spec {name}: texts", len(texts))
+    tally(f"differential corpus bytePairMerge spec {name}: tokens", n_tokens)
+    assert not mismatches, mismatches[:10]

@@ -89,6 +89,21 @@ def lemma_decompose_roundtrip(
     return b"".join(decompose_token(ranks, token, max_rank)) == token
 
 
+def lemma_decompose_fuel_sufficient(
+    ranks: Mapping[bytes, int], token: bytes, max_rank: int | None
+) -> bool:
+    """Fuel sufficiency: the result of ``decompose_token`` has no adjacent pair left to merge,
+    and running the loop with more fuel gives the same parts (the fuel never runs out).
+
+    Lean: ``Bpe.Decompose.bestPairIndex_decomposeToken``, ``Bpe.Decompose.decomposeLoop_add``,
+    ``Bpe.Decompose.decomposeLoop_length``.
+    """
+    parts = decompose_token(ranks, token, max_rank)
+    singles = [token[k : k + 1] for k in range(len(token))]
+    more_fuel = decompose_loop(ranks, max_rank, 2 * len(token) + 1, singles)
+    return best_pair_index(ranks, max_rank, 0, parts) is None and more_fuel == parts
+
+
 def recover_merges(ranks: Mapping[bytes, int]) -> dict[tuple[int, int], int]:
     """The merge table behind ``ranks`` (Python only; minbpe's recovery): for every token of
     two or more bytes, in rank order, ``decompose_token(ranks, token, rank)`` must stop at
