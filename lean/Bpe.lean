@@ -12,6 +12,13 @@ public import Bpe.Utf8
 public import Bpe.Encode
 public import Bpe.Roundtrip
 public import Bpe.Check
+public import Bpe.PairLists
+public import Bpe.BestPair
+public import Bpe.DecomposeRun
+public import Bpe.RanksLocality
+public import Bpe.MergePair
+public import Bpe.BestMergeMin
+public import Bpe.RanksBlock
 
 /-!
 # Verified byte-level BPE (GPT-4 style)
