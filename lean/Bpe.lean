@@ -23,6 +23,13 @@ public import Bpe.ExecTable
 public import Bpe.Exec
 public import Bpe.Ranks
 public import Bpe.RanksCheck
+public import Bpe.PairLists
+public import Bpe.BestPair
+public import Bpe.DecomposeRun
+public import Bpe.RanksLocality
+public import Bpe.MergePair
+public import Bpe.BestMergeMin
+public import Bpe.RanksBlock
 
 /-!
 # Verified byte-level BPE (GPT-4 style)
