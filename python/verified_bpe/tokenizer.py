@@ -103,6 +103,18 @@ def _named_spec_tables(name: str) -> SpecTables:
 LONG_PIECE = 256  # bytes; from this length on bpe_ranks uses the bucket queue
 
 
+def _part_ranks(ranks: Mapping[bytes, int], piece: bytes, nxt: list[int]) -> list[int]:
+    """The ranks of the parts of ``piece`` left by a merge loop, ``nxt[s]`` being the end of
+    the part that starts at ``s``."""
+    out: list[int] = []
+    s = 0
+    while s < len(piece):
+        e = nxt[s]
+        out.append(ranks[piece[s:e]])
+        s = e
+    return out
+
+
 def bpe_ranks(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
     """Rank-based BPE of one chunk (the fast engine's core): each step merges the adjacent
     pair whose concatenation has the lowest rank, leftmost first on ties.
@@ -165,13 +177,7 @@ def bpe_ranks_heap(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
             rank = get(piece[before:end])
             if rank is not None:
                 push(heap, (rank << shift) | (before << width) | end)
-    out: list[int] = []
-    s = 0
-    while s < n:
-        e = nxt[s]
-        out.append(ranks[piece[s:e]])
-        s = e
-    return out
+    return _part_ranks(ranks, piece, nxt)
 
 
 def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
@@ -242,13 +248,7 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
                     buckets[rank] = entries[done:]
                     push(queue, rank)
                 break
-    out: list[int] = []
-    s = 0
-    while s < n:
-        e = nxt[s]
-        out.append(ranks[piece[s:e]])
-        s = e
-    return out
+    return _part_ranks(ranks, piece, nxt)
 
 
 class PieceCache(dict[str, list[int]]):
