@@ -30,6 +30,7 @@ public import Bpe.RanksLocality
 public import Bpe.MergePair
 public import Bpe.BestMergeMin
 public import Bpe.RanksBlock
+public import Bpe.RanksEquiv
 
 /-!
 # Verified byte-level BPE (GPT-4 style)
