@@ -149,6 +149,27 @@ def test_failed_train_leaves_tokenizer_unchanged(trained):
         tok.encode("a <|end|> b")
 
 
+# ---------------------------------------------------------------------------- decode ids
+@pytest.mark.parametrize("bad", [True, False, 1.0, 104.0, None, "104", b"h"])
+@pytest.mark.parametrize("engine", ["fast", "spec"])
+def test_decode_bytes_refuses_non_int_ids(trained, bad, engine):
+    """``True == 1`` and ``hash(1.0) == hash(1)``: a dict lookup would silently decode them as
+    ids 1 and 104; each decoder must name the bad position instead."""
+    from verified_bpe.tokenizer import Tokenizer
+
+    identity = Tokenizer.from_ranks({bytes([b]): b for b in range(256)}, CAPTURE, engine=engine)
+    assert identity.decode_bytes([104, 105]) == b"hi"
+    from verified_bpe import minbpe
+
+    port = minbpe.RegexTokenizer()
+    port.train("hello world, hello there " * 5, 260)
+    for tok in (identity, trained, port):
+        with pytest.raises(InvalidArgumentError, match=r"ids\[1\]"):
+            tok.decode_bytes([104, bad])
+        with pytest.raises(InvalidArgumentError, match=r"ids\[1\]"):
+            tok.decode([104, bad])
+
+
 # ---------------------------------------------------------------------------- special ids
 @pytest.mark.parametrize("bad", [-1, 1.5, None, "abc", True, False, 2**70 * 1.0, b"1"])
 def test_register_special_tokens_refuses_non_int_ids(trained, bad):

@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from . import train as _train
+from . import validate
 from .errors import UnknownTokenError
 from .model_io import format_vocab, render_token
 from .patterns import CL100K_PATTERN
@@ -123,12 +124,13 @@ class GPT4Tokenizer(RegexTokenizer):
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
         """Look up each id and undo the byte shuffle (the spec's ``decode_chunk``); special
-        tokens decode to their text; unknown id: ``UnknownTokenError``."""
+        tokens decode to their text; unknown id: ``UnknownTokenError``; an id that is not an
+        ``int`` (``True``, ``1.0``): ``InvalidArgumentError``."""
         specials = self.inverse_special_tokens
         merge_ids = len(self.merges) + 256
         parts: list[bytes] = []
         run: list[int] = []
-        for idx in ids:
+        for idx in validate.token_ids(ids, "ids"):
             if idx in specials:
                 parts.append(decode_chunk(self.vocab, self._inverse, run))
                 parts.append(specials[idx].encode("utf-8"))

@@ -454,8 +454,9 @@ class Tokenizer:
     # ------------------------------------------------------------------ decoding
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
         """The exact bytes of ``ids``; :class:`~verified_bpe.errors.UnknownTokenError` for an
-        id that is neither a rank nor a special token."""
-        ids = list(ids)
+        id that is neither a rank nor a special token; ``InvalidArgumentError`` for an id that
+        is not an ``int`` (``True``, ``1.0``)."""
+        ids = validate.token_ids(ids, "ids")
         if self.engine == "spec":
             return self._decode_bytes_spec(ids)
         return decode_bytes(self._decoder, ids)

@@ -309,8 +309,9 @@ class BasicTokenizer:
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
         """The bytes of ``ids`` (:func:`~verified_bpe.spec.merge.decode_bytes`; special
         tokens decode to their UTF-8 text); unknown id:
-        :class:`~verified_bpe.errors.UnknownTokenError`."""
-        return decode_bytes(self._decoder, list(ids))
+        :class:`~verified_bpe.errors.UnknownTokenError`; an id that is not an ``int``
+        (``True``, ``1.0``): :class:`~verified_bpe.errors.InvalidArgumentError`."""
+        return decode_bytes(self._decoder, validate.token_ids(ids, "ids"))
 
     def decode_single_token_bytes(self, token_id: int) -> bytes:
         """The bytes of one token (what :class:`~verified_bpe.streaming.StreamingDecoder`

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterable
 from typing import IO
 
 from .errors import InvalidArgumentError, NotRegularFileError
@@ -32,6 +33,16 @@ def token_id(value: object, argument: str) -> int:
     if value < 0:
         raise InvalidArgumentError(argument, f"a token id must be non-negative, not {value}")
     return value
+
+
+def token_ids(values: Iterable[object], argument: str) -> list[int]:
+    """``values`` as a list of token ids, each checked by :func:`token_id` (so ``True`` or
+    ``1.0`` is an :class:`~verified_bpe.errors.InvalidArgumentError` naming ``argument[k]``,
+    never a silent lookup of id 1: ``True == 1`` and ``hash(1.0) == hash(1)`` in a dict)."""
+    ids = list(values)
+    if all(type(v) is int for v in ids):
+        return ids  # type: ignore[return-value]
+    return [token_id(v, f"{argument}[{k}]") for k, v in enumerate(ids)]
 
 
 def decimal(word: str, argument: str, max_digits: int = MAX_DECIMAL_DIGITS) -> int:
