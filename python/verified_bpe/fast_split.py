@@ -26,13 +26,7 @@ from functools import cache
 
 import regex
 
-from .patterns import (
-    O200K_PATTERN,
-    PINNED_PROPERTIES,
-    PinnedSplitter,
-    pattern_timeout,
-    split_pattern,
-)
+from .patterns import PINNED_PROPERTIES, PinnedSplitter, pattern_timeout, split_pattern
 
 #: A function that cuts text into pre-tokenization pieces: whole matches.
 SplitFn = Callable[[str], list[str]]
@@ -200,42 +194,9 @@ class Splitter:
         return self._pinned.split(text, pattern_timeout(self.pattern, len(text)))
 
 
-_O200K_LETTERS = (
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]++"""
-    r"""(?:'(?i:[sdmt]|ll|ve|re))?"""
-    r"""|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]++[\p{Ll}\p{Lm}\p{Lo}\p{M}]*+"""
-    r"""(?:'(?i:[sdmt]|ll|ve|re))?"""
-)
-
-#: Patterns that ``re`` runs faster and that have the same whole matches as the key, by
-#: these rewrites of O200K_PATTERN: (1) a quantifier followed, inside its branch, only by
-#: parts that always match (``x?``, ``x*``, the end) never backtracks, so it may be made
-#: possessive; (2) `` ?`` before ``[^\s...]`` may be possessive (a space is in ``\s``);
-#: (3) the two letter branches start with an optional non-letter, non-digit, non-newline
-#: character and then a letter or mark, so they are guarded by that lookahead, which fails
-#: fast on punctuation and spaces; (4) the contraction suffix is factored as in
-#: CL100K_PATTERN (its alternatives differ in their first letter).  The optional first
-#: character stays greedy (not possessive): a mark is both in it and in the letter
-#: classes.  Checked against the original pattern like every translation (every BMP
-#: character in ten contexts, real and random text: ``tests/test_fast_engine.py``);
-#: 5-10% faster than the literal translation on code.
-FASTER_EQUIVALENT: dict[str, str] = {
-    O200K_PATTERN: "|".join(
-        [
-            rf"""(?=[^\r\n\p{{N}}]?[\p{{L}}\p{{M}}])(?:{_O200K_LETTERS})""",
-            r"""\p{N}{1,3}+""",
-            r""" ?+[^\s\p{L}\p{N}]++[\r\n/]*+""",
-            r"""\s*[\r\n]++""",
-            r"""\s+(?!\S)""",
-            r"""\s++""",
-        ]
-    )
-}
-
-
 @cache
 def _compile_bmp(pattern: str) -> re.Pattern[str]:
-    return re.compile(bmp_pattern(FASTER_EQUIVALENT.get(pattern, pattern)))
+    return re.compile(bmp_pattern(pattern))
 
 
-__all__ = ["FASTER_EQUIVALENT", "SplitFn", "Splitter", "bmp_class", "bmp_pattern"]
+__all__ = ["SplitFn", "Splitter", "bmp_class", "bmp_pattern"]
