@@ -148,7 +148,7 @@ def throughput_table(names: list[str], scale: float, repeat: int, spec: bool) ->
             results: dict[str, tuple[float, list[int]] | str] = {}
             # round-robin: run r of every tokenizer before run r + 1 of any, so a change of
             # the machine's load during the workload affects all of them alike
-            for _ in range(1 if long_piece else repeat):
+            for _ in range(repeat):
                 for label, enc in encoders:
                     previous = results.get(label)
                     if isinstance(previous, str):

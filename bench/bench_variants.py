@@ -6,7 +6,8 @@ Usage (from the repository root)::
 
     PYTHONPATH=python python bench/bench_variants.py [--mb SCALE] [--repeat N]
 
-Rows: the BPE of the distinct pieces of each text with the engine's heap
+Rows: the split with ``findall`` (the engine's) and with ``finditer`` + ``group(0)`` (before
+issue 13's second pass); the BPE of the distinct pieces of each text with the engine's heap
 (``bpe_ranks_heap``), with tiktoken's own algorithm (a list of pair ranks, ``min`` and
 ``index`` in C, quadratic), and with the heap seeded by C-level ``map`` over fixed 8-bit
 offsets; a whole cold encode with the piece cache pre-filled with every token that is
@@ -40,7 +41,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_encode import cut, prose_text  # noqa: E402
 from verified_bpe.corpus import stdlib_text  # noqa: E402
 from verified_bpe.fast_split import bmp_pattern  # noqa: E402
-from verified_bpe.patterns import O200K_PATTERN  # noqa: E402
+from verified_bpe.patterns import O200K_PATTERN, split_pattern  # noqa: E402
 from verified_bpe.tokenizer import PieceCache, Tokenizer, bpe_ranks_heap  # noqa: E402
 
 INF = 1 << 62
@@ -204,6 +205,19 @@ def main() -> int:
                             for p in distinct  # noqa: B023
                             if len(p) < 255
                         ],
+                    },
+                    args.repeat,
+                ),
+            )
+            compiled = tok._split._bmp
+            assert compiled is not None
+            assert split_pattern(compiled, text) == tok._split(text)
+            show(
+                f"{name} {workload}: split",
+                race(
+                    {
+                        "findall (engine)": lambda: tok._split(text),  # noqa: B023
+                        "finditer + group(0) (before)": lambda: split_pattern(compiled, text),  # noqa: B023
                     },
                     args.repeat,
                 ),
