@@ -201,10 +201,11 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
     nxt = list(range(1, n + 2))  # nxt[n] = n + 1: the sentinel of bpe_ranks_heap
     prv = list(range(-1, n - 1))
     buckets: dict[int, list[int]] = {}
+    bucket_of = buckets.get
     for s in range(n - 1):
         rank = get(piece[s : s + 2])
         if rank is not None:
-            bucket = buckets.get(rank)
+            bucket = bucket_of(rank)
             if bucket is None:
                 buckets[rank] = [(s << width) | (s + 2)]
             else:
@@ -228,21 +229,31 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
                 continue  # stale
             nxt[start] = end
             nxt[mid] = -1
-            for left, right in ((start, nxt[end]), (prv[start], end)):
-                if left < 0 or right > n:
-                    continue
-                new_rank = get(piece[left:right])
-                if new_rank is None:
-                    continue
-                bucket = buckets.get(new_rank)
-                if bucket is None:
-                    buckets[new_rank] = [(left << width) | right]
-                    push(queue, new_rank)
-                    lower = lower or new_rank < rank
-                else:
-                    bucket.append((left << width) | right)
+            # the two new pairs, unrolled (a loop over them is 5-15% slower): the merged
+            # symbol with its right neighbour, then its left neighbour with it
             if end < n:
                 prv[end] = start
+                right = nxt[end]
+                new_rank = get(piece[start:right])
+                if new_rank is not None:
+                    bucket = bucket_of(new_rank)
+                    if bucket is None:
+                        buckets[new_rank] = [(start << width) | right]
+                        push(queue, new_rank)
+                        lower = lower or new_rank < rank
+                    else:
+                        bucket.append((start << width) | right)
+            left = prv[start]
+            if left >= 0:
+                new_rank = get(piece[left:end])
+                if new_rank is not None:
+                    bucket = bucket_of(new_rank)
+                    if bucket is None:
+                        buckets[new_rank] = [(left << width) | end]
+                        push(queue, new_rank)
+                        lower = lower or new_rank < rank
+                    else:
+                        bucket.append((left << width) | end)
             if lower:
                 if done < len(entries):
                     buckets[rank] = entries[done:]
