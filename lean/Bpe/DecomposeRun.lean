@@ -310,8 +310,8 @@ end BestPair
 `decomposeLoop_succ_step'`, `decomposeLoop_comp`). Facts about these runs used in
 `Bpe.RanksEquiv`: a step removes one part or changes nothing, so two states of one run with
 the same number of parts are equal (`decomposeLoop_eq_of_length_eq`); enough fuel reaches a
-state with no pair left (`bestPairIndex_decomposeLoop_none`), and two such states of one run
-are equal; every state of a bounded run is a state of the unbounded run
+state with no pair left (`bestPairIndex_decomposeLoop`, in `Bpe.Decompose`), and two such
+states of one run are equal; every state of a bounded run is a state of the unbounded run
 (`exists_decomposeLoop_unbounded`); every part is a single byte or a token of an allowed
 rank (`partsOk_decomposeLoop`).
 -/
@@ -387,24 +387,6 @@ theorem decomposeLoop_eq_of_length_eq (ranks : Ranks) (maxRank : Option Nat) (j 
   · obtain ⟨d, rfl⟩ := Nat.exists_eq_add_of_le hjk
     rw [Nat.add_comm, decomposeLoop_comp] at h ⊢
     exact decomposeLoop_eq_self_of_length ranks maxRank d _ h
-
-/-- With fuel at least the number of parts minus one, no pair is left. -/
-theorem bestPairIndex_decomposeLoop_none (ranks : Ranks) (maxRank : Option Nat) :
-    ∀ (n : Nat) (parts : List Bytes), parts.length ≤ n + 1 →
-      bestPairIndex ranks maxRank 0 (decomposeLoop ranks maxRank n parts) = none
-  | 0, [], _ => by simp [decomposeLoop, bestPairIndex]
-  | 0, [_], _ => by simp [decomposeLoop, bestPairIndex]
-  | 0, _ :: _ :: _, h => by simp at h
-  | n + 1, parts, h => by
-    cases hb : bestPairIndex ranks maxRank 0 parts with
-    | none => rw [decomposeLoop_fix hb]; exact hb
-    | some q =>
-      obtain ⟨i, s⟩ := q
-      obtain ⟨L, x, y, R, rfl, -, hbest⟩ := bestPairIndex_eq_some_split ranks maxRank 0 _ i s hb
-      rw [decomposeLoop_succ_step, stepParts_of_isBestPair hbest]
-      apply bestPairIndex_decomposeLoop_none ranks maxRank n
-      simp only [List.length_append, List.length_cons] at h ⊢
-      omega
 
 /-- Two states of one run with no pair left are equal. -/
 theorem decomposeLoop_eq_of_none (ranks : Ranks) (maxRank : Option Nat) (j k : Nat)

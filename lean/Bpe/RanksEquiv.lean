@@ -147,7 +147,7 @@ theorem exists_decomposeLoop_mergePair
       rw [decomposeLoop_succ_step']
       exact blockInv_stepParts hinj hC hr hxy hx hy ih
   obtain ⟨⟨k', hk'⟩, hM, -⟩ := hinv (L ++ x :: y :: R).length
-  have hnone := bestPairIndex_decomposeLoop_none ranks (some (r + 1)) (L ++ x :: y :: R).length
+  have hnone := bestPairIndex_decomposeLoop ranks (some (r + 1)) (L ++ x :: y :: R).length
     (L ++ x :: y :: R) (Nat.le_succ _)
   have hnot : (x, y) ∉ adjPairs
       (decomposeLoop ranks (some (r + 1)) (L ++ x :: y :: R).length (L ++ x :: y :: R)) := by
@@ -295,7 +295,7 @@ theorem decomposeToken_eq_of_run {w : Bytes} {k : Nat} {Q : List Bytes}
   unfold decomposeToken
   rw [← hk]
   apply decomposeLoop_eq_of_none
-  · exact bestPairIndex_decomposeLoop_none _ _ _ _ (by simp)
+  · exact bestPairIndex_decomposeLoop _ _ _ _ (by simp)
   · rw [hk]; exact hQ
 
 /-! ## The seed's loop follows tiktoken's run -/
@@ -464,10 +464,7 @@ theorem encodeChunk_eq_bytePairMerge (h : RanksOk ranks) (chunk : Bytes) :
     have hr' : rankOrZero ranks [b] = r := by simp [rankOrZero, hr]
     show (rankShuffle ranks b).toNat = rankOrZero ranks [b]
     rw [hs, hr']
-    first
-      | exact UInt8.toNat_ofNat_of_lt hlt
-      | simp [Nat.mod_eq_of_lt hlt]
-      | (simp only [UInt8.toNat_ofNat]; omega)
+    exact UInt8.toNat_ofNat_of_lt hlt
   have henc : encodeChunk (recoverMerges ranks) (rankShuffle ranks) chunk =
       (decomposeToken ranks chunk none).map (rankOrZero ranks) := by
     show encodeLoop (recoverMerges ranks) (chunk.map fun b => (rankShuffle ranks b).toNat).length
@@ -501,10 +498,7 @@ theorem encodeWith_eq_encodeRanksWith (h : RanksOk ranks) (preTokenize : Bytes �
     mapM_eq_some_map _ (fun c _ => (encodeChunk_eq_bytePairMerge h c).symm)
   unfold encodeWith encodeRanksWith
   rw [hm]
-  first
-    | exact rfl
-    | simp [List.flatMap_def]
-    | (rw [List.flatMap_def]; rfl)
+  exact rfl
 
 end RanksEquiv
 
