@@ -23,13 +23,8 @@ public import Bpe.ExecTable
 public import Bpe.Exec
 public import Bpe.Ranks
 public import Bpe.RanksCheck
-public import Bpe.PairLists
-public import Bpe.BestPair
 public import Bpe.DecomposeRun
-public import Bpe.RanksLocality
 public import Bpe.MergePair
-public import Bpe.BestMergeMin
-public import Bpe.RanksBlock
 public import Bpe.RanksEquiv
 
 /-!
