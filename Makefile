@@ -18,9 +18,11 @@ venv: $(VENV)/.installed
 verify: venv
 	$(VPY) -m verified_bpe.toolchain verify
 
-## Create the venv, install the package with its test extras, run pytest.
+## Create the venv, install the package with its test extras, run pytest on two workers
+## (pytest-xdist; a Lean check takes the core of the worker waiting for it). The long tests
+## start first (tests/conftest.py) and each worker takes one or two tests at a time.
 test: venv
-	$(VPY) -m pytest -q
+	$(VPY) -m pytest -q -n 2 --maxschedchunk 1
 
 ## The tests without the slow ones (no Lean runs, small samples).
 test-fast: venv

@@ -119,24 +119,16 @@ def _write(source: str, name: str) -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
-def lean_runs():
-    """Both encodings' modules, checked at once (one core each)."""
-    from concurrent.futures import ThreadPoolExecutor
-
+def _lean_run(name: str):
+    """One encoding's module, checked by Lean (one core). The two encodings are separate
+    tests so that `make test`'s two workers check them at the same time; each writes its own
+    file."""
     runner, builder = _lean()
-    jobs = {}
-    for name in cc.ENCODINGS:
-        sl = cc.load_slice(name, 1000)
-        facts = cc.make_facts(sl, cc.default_texts(N_GENERATED, N_LINES))
-        source = cc.render_module(sl, facts, reduce_sample=3)
-        jobs[name] = (facts, source, _write(source, f"{cc.MODULE_NAMES[name]}.lean"))
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        futures = {
-            name: pool.submit(runner.check, path, [builder.out_dir])
-            for name, (_, _, path) in jobs.items()
-        }
-        return {name: (*jobs[name][:2], futures[name].result()) for name in jobs}
+    sl = cc.load_slice(name, 1000)
+    facts = cc.make_facts(sl, cc.default_texts(N_GENERATED, N_LINES))
+    source = cc.render_module(sl, facts, reduce_sample=3)
+    path = _write(source, f"{cc.MODULE_NAMES[name]}.lean")
+    return facts, source, runner.check(path, [builder.out_dir])
 
 
 REDUCED = re.compile(r"^\[[\d,\s]*\]$", re.M)
@@ -145,8 +137,8 @@ REDUCED = re.compile(r"^\[[\d,\s]*\]$", re.M)
 @pytest.mark.lean
 @pytest.mark.slow
 @pytest.mark.parametrize("name", cc.ENCODINGS)
-def test_lean_kernel_agrees_with_tiktoken(name, lean_runs, tally):
-    facts, source, result = lean_runs[name]
+def test_lean_kernel_agrees_with_tiktoken(name, tally):
+    facts, source, result = _lean_run(name)
     lines = cc.fact_lines(source)
     failed = sorted({lines[m.line] for m in result.errors if m.line in lines})
     report = [f"{facts[k].text!r}: tiktoken = Python = {list(facts[k].ids)}" for k in failed]

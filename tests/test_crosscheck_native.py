@@ -32,7 +32,10 @@ if LAKE is None:  # pragma: no cover - depends on the machine
 
 @pytest.fixture(scope="module")
 def exe() -> Path:
-    subprocess.run([LAKE, "build", "bpe-encode"], cwd=REPO, check=True)
+    from verified_bpe.toolchain.locks import file_lock
+
+    with file_lock(REPO / ".cache" / "lake.lock"):  # one `lake build` at a time (test workers)
+        subprocess.run([LAKE, "build", "bpe-encode"], cwd=REPO, check=True)
     path = REPO / ".lake" / "build" / "bin" / "bpe-encode"
     assert path.exists()
     return path

@@ -16,6 +16,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .locks import file_lock
 from .runner import CheckResult, LeanRunner
 
 BUILD_VERSION = "1"
@@ -182,7 +183,12 @@ class Builder:
 
     def build(self, scan: bool = True) -> Report:
         """Check every module. ``scan=False`` skips the source scan (tests use it to show
-        that Lean's own `sorry` warning and errors fail the build too)."""
+        that Lean's own `sorry` warning and errors fail the build too). One build per output
+        directory at a time (a file lock): parallel test workers wait, then reuse the outputs."""
+        with file_lock(self.out_dir.with_name(self.out_dir.name + ".lock")):
+            return self._build(scan)
+
+    def _build(self, scan: bool) -> Report:
         start = time.monotonic()
         modules = discover(self.lean_dir)
         if not modules:

