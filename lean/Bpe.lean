@@ -31,6 +31,7 @@ public import Bpe.MergePair
 public import Bpe.BestMergeMin
 public import Bpe.RanksBlock
 public import Bpe.RanksEquiv
+public import Bpe.RanksSlice
 
 /-!
 # Verified byte-level BPE (GPT-4 style)
