@@ -26,6 +26,7 @@ public import Bpe.RanksCheck
 public import Bpe.DecomposeRun
 public import Bpe.MergePair
 public import Bpe.RanksEquiv
+public import Bpe.RanksSlice
 
 /-!
 # Verified byte-level BPE (GPT-4 style)

@@ -101,6 +101,65 @@ def test_facts_agree_with_tiktoken_default_pattern_where_chunks_agree(name):
         assert all("".join(f.chunks) == f.text for f in facts)
 
 
+_DEF = re.compile(r"^def (ranks|merges)(\d*) : \w+ :=\s*(.*?)\n\n", re.M | re.S)
+
+
+def _module_tables(source: str) -> tuple[list, list]:
+    """The rank table and merge table a module's Lean text defines, read back by
+    following `def ranks := ranks0 ++ …` (and `merges`) through the block definitions."""
+    defs = {(kind, k): body for kind, k, body in _DEF.findall(source)}
+    tables = []
+    for kind in ("ranks", "merges"):
+        names = [n.strip() for n in defs[(kind, "")].split("++")]
+        assert names == [f"{kind}{k}" for k in range(len(names))]
+        assert (kind, str(len(names))) not in defs  # no block left out of the table
+        literal = "".join(defs[(kind, n.removeprefix(kind))] for n in names)
+        tables.append(eval(literal.replace("][", "] + ["), {}))  # noqa: S307 - our literal
+    ranks = [(bytes(t), r) for t, r in tables[0]]
+    return ranks, tables[1]
+
+
+@pytest.mark.parametrize("name", cc.ENCODINGS)
+def test_module_ranks_are_the_slice_and_every_block_is_checked(name):
+    """The `ranks` the module proves condition C for is the first 1,000 ranks of the
+    vocabulary file, in rank order; every merge joins two of its tokens into a third; every
+    block has its three kernel checks and is named in the assembled theorems."""
+    from verified_bpe.vocab import load_ranks
+
+    sl = cc.load_slice(name, 1000)
+    source = cc.render_module(sl, [], ranks_ok=True)
+    ranks, merges = _module_tables(source)
+    expected = sorted(((t, r) for t, r in load_ranks(name).items() if r < 1000),
+                      key=lambda e: e[1])
+    assert ranks == expected
+    token = {r: t for t, r in ranks}
+    assert all(token[a] + token[b] == token[r] for (a, b), r in merges)
+    assert [r for _, r in merges] == [r for t, r in ranks if len(t) >= 2]
+    n_blocks = source.count("def ranks") - 1
+    for k in range(n_blocks):
+        for thm in (f"lookup{k}", f"twoParts{k}", f"recover{k}"):
+            assert f"theorem {thm} :" in source
+            assert re.search(rf"\b{thm}\b[,\]]", source), thm  # used in an assembly
+    for thm in ("ranksOk", "recoverMerges_eq", "rankShuffle_eq", "encode_eq_ranks",
+                "encodeWith_eq_ranks", "encodeChunk_eq_ranks"):
+        assert f"theorem {thm} " in source
+
+
+def test_planted_bad_rank_table_is_refused():
+    """A table that fails condition C is not written (the Lean check would fail)."""
+    from verified_bpe.errors import BpeError
+
+    ranks = dict(cc.load_slice("cl100k_base", 300).ranks)
+    with pytest.raises(cc.CrossCheckError, match="check_ranks"):
+        cc.render_module(cc.Slice("cl100k_base", 301, {**ranks, b"": 300}), [], ranks_ok=True)
+    # a token of three bytes swaps ranks with its first part: it no longer splits in two
+    t3 = next(t for t in ranks if len(t) == 3)
+    t2 = next(t for t in ranks if len(t) == 2 and t3.startswith(t))
+    swapped = {**ranks, t3: ranks[t2], t2: ranks[t3]}
+    with pytest.raises(BpeError, match="parts"):
+        cc.render_module(cc.Slice("cl100k_base", 300, swapped), [], ranks_ok=True)
+
+
 # ---------------------------------------------------------------------- Lean runs
 def _lean():
     from verified_bpe.toolchain.build import Builder

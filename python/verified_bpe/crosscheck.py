@@ -42,6 +42,7 @@ from .patterns import (
 from .spec import pretokenize as pt
 from .spec.decompose import recover_merges
 from .spec.encode import encode, encode_with
+from .spec.ranks_check import check_ranks
 from .spec.shuffle import byte_shuffle_from_ranks
 from .spec.well_formed import build_vocab
 
@@ -270,18 +271,138 @@ def _range_blocks(size: int) -> list[str]:
     return [f"List.range' {k} {size}" for k in range(0, 256, size)]
 
 
+def rank_blocks(sl: Slice, block: int) -> tuple[list[list[tuple[bytes, int]]],
+                                               list[list[tuple[tuple[int, int], int]]]]:
+    """The slice's rank table in rank order, cut into blocks of ``block`` entries, and beside
+    each block the merges its tokens record (Lean: ``recoverMerges`` is a ``filterMap`` over the
+    table, so the merge blocks concatenate to ``recoverMerges ranks``).
+
+    Raises :class:`CrossCheckError` unless the table passes the Python ``check_ranks`` (the
+    Lean check would fail) and the blocks cover the table and the merges, in order."""
+    entries = sorted(sl.ranks.items(), key=lambda e: e[1])
+    if not check_ranks(entries):
+        raise CrossCheckError(f"{sl.name}: the first {sl.n} ranks fail check_ranks")
+    blocks = [entries[k : k + block] for k in range(0, len(entries), block)] or [[]]
+    merges = list(sl.merges.items())
+    merge_blocks = [[m for m in merges if blk and blk[0][1] <= m[1] <= blk[-1][1]]
+                    for blk in blocks]
+    if [e for blk in blocks for e in blk] != entries or [
+        m for blk in merge_blocks for m in blk
+    ] != merges:
+        raise CrossCheckError(f"{sl.name}: the blocks do not cover the table in order")
+    return blocks, merge_blocks
+
+
+def _bytes_literal(data: bytes) -> str:
+    return "[" + ", ".join(map(str, data)) + "]"
+
+
+def _appended(names: list[str], indent: str = "    ") -> str:
+    """``a ++ b ++ …`` over several lines."""
+    return _wrap(names, indent=indent, width=80).replace(",", " ++")
+
+
+def _ranks_section(n_blocks: int, ranges: list[str]) -> list[str]:
+    """Condition C for the slice (`checkRanks`, block by block) and its corollaries: the
+    module's `merges` and `shuffle` are the tables recovered from `ranks`, so the main theorem
+    of issue 14 applies to them."""
+    blocks = range(n_blocks)
+    ranks_eq = _appended([f"ranks{k}" for k in blocks])
+    out = [
+        "theorem increasing : ranksIncreasing ranks = true := by decide +kernel",
+        "theorem nonempty : ranks.all (fun e => !e.1.isEmpty) = true := by decide +kernel",
+    ]
+    for k in blocks:
+        out += [
+            f"theorem lookup{k} : ranks{k}.all (checkLookup ranks) = true := by decide +kernel",
+            f"theorem twoParts{k} : ranks{k}.all (checkTwoParts ranks) = true := by",
+            "  decide +kernel",
+            f"theorem recover{k} : ranks{k}.filterMap (recoverMerge ranks) = merges{k} := by",
+            "  decide +kernel",
+        ]
+    n_ranges = len(ranges)
+    for k, r in enumerate(ranges):
+        out += [
+            f"theorem byteRank{k} : ({r}).all (checkByteRank ranks) = true := by decide +kernel",
+            f"theorem rankShuffle{k} : ({r}).all (checkByteMapEq (rankShuffle ranks) shuffle) =",
+            "    true := by decide +kernel",
+        ]
+
+    def names(prefix: str, count: int) -> str:
+        return _wrap([f"{prefix}{k}" for k in range(count)], indent="    ")
+
+    out += [
+        "",
+        "theorem lookups : ranks.all (checkLookup ranks) = true := by",
+        "  show (", ranks_eq, "    ).all (checkLookup ranks) = true",
+        "  simp only [List.all_append, Bool.and_true,", names("lookup", n_blocks) + "]",
+        "",
+        "theorem twoParts : ranks.all (checkTwoParts ranks) = true := by",
+        "  show (", ranks_eq, "    ).all (checkTwoParts ranks) = true",
+        "  simp only [List.all_append, Bool.and_true,", names("twoParts", n_blocks) + "]",
+        "",
+        "theorem byteRanks : (List.range 256).all (checkByteRank ranks) = true := by",
+        "  simp only [range256, List.all_append, Bool.and_true,",
+        names("byteRank", n_ranges) + "]",
+        "",
+        "/-- The slice passes the checker proven sound (`Bpe.checkRanks_sound`). -/",
+        "theorem checked : checkRanks ranks = true := by",
+        "  simp only [checkRanks, increasing, lookups, nonempty, byteRanks, twoParts,",
+        "    Bool.and_self]",
+        "",
+        "/-- Condition C (`RanksOk`, issue 14) for the slice. -/",
+        "theorem ranksOk : RanksOk ranks := checkRanks_sound ranks checked",
+        "",
+        "/-- `merges` is the merge table recovered from `ranks`. -/",
+        "theorem recoverMerges_eq : recoverMerges ranks = merges := by",
+        "  show (", ranks_eq, "    ).filterMap (recoverMerge ranks) =",
+        _appended([f"merges{k}" for k in blocks]),
+        "  simp only [List.filterMap_append,", names("recover", n_blocks) + "]",
+        "",
+        "/-- `shuffle` is the byte shuffle recovered from `ranks`. -/",
+        "theorem rankShuffle_eq : rankShuffle ranks = shuffle := by",
+        "  apply eq_of_all_checkByteMapEq",
+        "  simp only [range256, List.all_append, Bool.and_true,",
+        names("rankShuffle", n_ranges) + "]",
+        "",
+        "/-- The main theorem of issue 14 on this slice: the seed's chunk encoder on the module's",
+        "tables is tiktoken's on its ranks. -/",
+        "theorem encodeChunk_eq_ranks (chunk : Bytes) :",
+        "    some (encodeChunk merges shuffle chunk) = encodePieceRanks ranks chunk :=",
+        "  encodeChunk_eq_of_checkRanks checked recoverMerges_eq rankShuffle_eq chunk",
+        "",
+        "/-- The same for whole strings, for any pre-tokenizer. -/",
+        "theorem encodeWith_eq_ranks (preTokenize : Bytes → List Bytes) (s : String) :",
+        "    some (encodeWith preTokenize merges shuffle s) =",
+        "      encodeRanksWith preTokenize ranks s :=",
+        "  encodeWith_eq_of_checkRanks checked recoverMerges_eq rankShuffle_eq preTokenize s",
+        "",
+        "/-- The same for `encode` (the ASCII pre-tokenizer). -/",
+        "theorem encode_eq_ranks (s : String) :",
+        "    some (encode merges shuffle s) = encodeRanksWith preTokenizeAscii ranks s :=",
+        "  encode_eq_of_checkRanks checked recoverMerges_eq rankShuffle_eq s",
+        "",
+    ]
+    return out
+
+
 def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
-                  well_formed: bool = True, block: int = 25) -> str:
+                  well_formed: bool = True, ranks_ok: bool = False, block: int = 25) -> str:
     """The Lean source of the cross-check module for one slice.
 
     One kernel evaluation of the whole well-formedness check runs the offline Lean out of
     memory (measured), so the check is split into blocks, each its own theorem (`merges` is
     the concatenation of `merges0`, `merges1`, …; the 256 bytes are ranges of 16), recombined
     with `List.all_append`; `Elab.async false` keeps Lean from elaborating them all at once.
+    The same holds for condition C (`checkRanks`) on `ranks = ranks0 ++ ranks1 ++ …`; merge
+    block `k` holds the merges that rank block `k` records (:func:`rank_blocks`).
     """
     mod = MODULE_NAMES[sl.name]
-    merges = [f"(({p0}, {p1}), {idx})" for (p0, p1), idx in sl.merges.items()]
-    merge_blocks = _blocks(merges, block)
+    if ranks_ok:
+        blocks, m_blocks = rank_blocks(sl, block)
+    else:
+        blocks, m_blocks = [], _blocks(list(sl.merges.items()), block)
+    merge_blocks = [[f"(({p0}, {p1}), {idx})" for (p0, p1), idx in blk] for blk in m_blocks]
     vocab = build_vocab(sl.merges)
     entries = [f"({i}, [{', '.join(map(str, vocab[i]))}])" for i in sorted(vocab)]
     out = [
@@ -310,12 +431,23 @@ def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
         "noncomputable section",
         "",
     ]
+    for k, blk in enumerate(blocks):
+        items = [f"({_bytes_literal(t)}, {r})" for t, r in blk]
+        out += [f"def ranks{k} : RankTable := [", _wrap(items), "]", ""]
+    if blocks:
+        out += [
+            f"/-- The first {sl.n} ranks (byte string ↦ rank), in rank order. -/",
+            "def ranks : RankTable :=",
+            _appended([f"ranks{k}" for k in range(len(blocks))], indent="  "),
+            "",
+        ]
     for k, blk in enumerate(merge_blocks):
-        out += [f"def merges{k} : Merges := [", _wrap(blk), "]", ""]
+        out += [f"def merges{k} : Merges := [", _wrap(blk), "]", ""] if blk else [
+            f"def merges{k} : Merges := []", ""]
     out += [
         f"/-- The merges of the first {sl.n} ranks (pair of ranks ↦ rank), in rank order. -/",
         "def merges : Merges :=",
-        _wrap([f"merges{k}" for k in range(len(merge_blocks))]).replace(",", " ++"),
+        _appended([f"merges{k}" for k in range(len(merge_blocks))], indent="  "),
         "",
         "/-- The vocabulary (rank ↦ bytes, in the shuffled byte space: byte `b` is the rank of",
         "the single-byte token `[b]`), as `buildVocab merges` computes it. -/",
@@ -332,14 +464,15 @@ def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
         "end",
         "",
     ]
-    if well_formed:
-        ranges = _range_blocks(16)
+    ranges = _range_blocks(16)
+    if well_formed or ranks_ok:
         out += [
             "theorem range256 : List.range 256 =",
             _wrap(ranges, indent="    ").replace(",", " ++") + " := by",
             "  decide +kernel",
             "",
         ]
+    if well_formed:
         for k, r in enumerate(ranges):
             out += [
                 f"theorem base{k} : ({r}).all",
@@ -368,6 +501,8 @@ def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
             "  ascii_bpe_roundtrip_of_check merges vocab shuffle wellFormed s hs",
             "",
         ]
+    if ranks_ok:
+        out += _ranks_section(len(blocks), ranges)
     for k, fact in enumerate(facts):
         out.append(f"{FACT_MARK}{k}")
         out.append(f"example : {fact_lhs(fact)} =")
@@ -414,10 +549,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--reduce", type=int, default=3, help="facts also shown by #reduce")
     ap.add_argument("--out", type=Path, default=Path(".cache/crosscheck"))
+    ap.add_argument("--ranks-ok", action="store_true",
+                    help="also prove condition C (checkRanks) and the issue-14 corollaries for "
+                         "the slice; kernel cost grows with the square of --ranks (README)")
     args = ap.parse_args(argv)
     sl = load_slice(args.encoding, args.ranks)
     facts = make_facts(sl, default_texts(args.generated, args.lines, args.seed))
-    path = write_module(args.out, sl, facts, reduce_sample=args.reduce)
+    path = write_module(args.out, sl, facts, reduce_sample=args.reduce, ranks_ok=args.ranks_ok)
     print(f"{path}: {len(facts)} facts, {sl.n} ranks ({len(sl.merges)} merges)")
     return 0
 
