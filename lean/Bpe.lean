@@ -21,6 +21,7 @@ public import Bpe.Encoders
 public import Bpe.ExecCode
 public import Bpe.ExecRanks
 public import Bpe.ExecRanksLookup
+public import Bpe.ExecRanksRecover
 public import Bpe.ExecTable
 public import Bpe.Exec
 public import Bpe.Ranks
