@@ -19,6 +19,9 @@ public import Bpe.PreTokenizeCl100k
 public import Bpe.PreTokenizeO200k
 public import Bpe.Encoders
 public import Bpe.ExecCode
+public import Bpe.ExecRanks
+public import Bpe.ExecRanksLookup
+public import Bpe.ExecRanksRecover
 public import Bpe.ExecTable
 public import Bpe.Exec
 public import Bpe.Ranks

@@ -14,8 +14,14 @@ Texts (deterministic): lines of the standard library's sources, messages of the 
 non-English gettext catalogs, and seeded random Unicode strings.  Chunks come from the
 encoding's own split pattern (tiktoken's), so the expected ids are tiktoken's ids for the text.
 
-Run ``python -m verified_bpe.exec_crosscheck --help``; the test is
-``tests/test_crosscheck_exec.py``.
+With ``--from-ranks`` Lean itself reads the published ``.tiktoken`` file (``Bpe.ExecRanks``:
+base64 decoding, a sorted key array with binary search, the merge recovery and the byte shuffle
+of ``Bpe.recoverMerges``/``Bpe.rankShuffle``), so the chain "rank file → ids" runs in Lean;
+Python only pre-tokenizes the texts, and compares Lean's tables (written back) with its own and
+Lean's ids with tiktoken's.
+
+Run ``python -m verified_bpe.exec_crosscheck --help``; the tests are
+``tests/test_crosscheck_exec.py`` and ``tests/test_crosscheck_exec_ranks.py``.
 """
 
 from __future__ import annotations
@@ -134,19 +140,49 @@ def chunks_of(name: str, text: str) -> list[bytes]:
     return pre_tokenize_regex(text, PATTERNS[name])
 
 
-def render_input(tables: Tables, texts: Sequence[str]) -> str:
-    """The driver's input: 256 shuffle values; the number of merges and the merges
-    ``left right rank`` sorted by pair; the number of texts and, per text, its number of chunks
-    and every chunk as its length followed by its bytes (all decimal, whitespace-separated)."""
-    out = [" ".join(map(str, tables.shuffle)), str(len(tables.merges))]
-    out += [f"{a} {b} {r}" for (a, b), r in sorted(tables.merges.items())]
-    out.append(str(len(texts)))
+def render_texts(name: str, texts: Sequence[str]) -> list[str]:
+    """The number of texts and, per text, its number of chunks and every chunk as its length
+    followed by its bytes (decimal), one line per text."""
+    out = [str(len(texts))]
     for text in texts:
-        chunks = chunks_of(tables.name, text)
+        chunks = chunks_of(name, text)
         out.append(
             f"{len(chunks)} " + " ".join(f"{len(c)} " + " ".join(map(str, c)) for c in chunks)
         )
+    return out
+
+
+def render_input(tables: Tables, texts: Sequence[str]) -> str:
+    """The driver's input: 256 shuffle values; the number of merges and the merges
+    ``left right rank`` sorted by pair; then the texts (:func:`render_texts`); all decimal,
+    whitespace-separated."""
+    out = [" ".join(map(str, tables.shuffle)), str(len(tables.merges))]
+    out += [f"{a} {b} {r}" for (a, b), r in sorted(tables.merges.items())]
+    out += render_texts(tables.name, texts)
     return "\n".join(out) + "\n"
+
+
+def rank_file_bytes(name: str, n_ranks: int | None = None) -> bytes:
+    """The published ``.tiktoken`` file of ``name`` (``base64(token) SPACE rank`` per line) as
+    :mod:`verified_bpe.vocab` found and hash-checked it, decompressed; with ``n_ranks``, only
+    its lines of rank below ``n_ranks``.  (Rebuilt from the ranks only if the vocabulary came
+    from tiktoken's loader rather than a file.)"""
+    import base64
+    import gzip
+
+    from .vocab import load_ranks_with_source
+
+    ranks, source = load_ranks_with_source(name)
+    path = Path(source)
+    if path.is_file():
+        data = path.read_bytes()
+        lines = (gzip.decompress(data) if path.suffix == ".gz" else data).splitlines()
+    else:
+        lines = [base64.b64encode(t) + b" " + str(r).encode()
+                 for t, r in sorted(ranks.items(), key=lambda e: e[1])]
+    if n_ranks is not None:
+        lines = [line for line in lines if line and int(line.split()[1]) < n_ranks]
+    return b"".join(line + b"\n" for line in lines if line)
 
 
 #: the executable code (compiled by the build as module ``Bpe.ExecCode``)
@@ -161,6 +197,33 @@ def render_module(in_path: Path, out_path: Path) -> str:
     return (
         EXEC_CODE.read_text(encoding="utf-8")
         + f'\n#eval Bpe.Exec.runFiles "{in_path}" "{out_path}"\n'
+    )
+
+
+#: the rank-file reader (compiled by the build as module ``Bpe.ExecRanks``)
+EXEC_RANKS = EXEC_CODE.with_name("ExecRanks.lean")
+
+
+def module_body(path: Path) -> str:
+    """The text of a module without its header (the ``module`` line and its imports), to be
+    appended to another module's text."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    k = 0
+    while k < len(lines) and (lines[k].strip() in ("", "module")
+                              or lines[k].startswith("public import ")):
+        k += 1
+    return "\n".join(lines[k:])
+
+
+def render_ranks_module(ranks_path: Path, texts_path: Path, out_path: Path,
+                        tables_path: Path | None) -> str:
+    """The generated module of the rank-file route: the text of ``lean/Bpe/ExecCode.lean``,
+    then ``lean/Bpe/ExecRanks.lean`` without its header, verbatim, and one ``#eval`` of
+    ``Bpe.Exec.runRanks``."""
+    tables = "" if tables_path is None else str(tables_path)
+    return (
+        EXEC_CODE.read_text(encoding="utf-8") + "\n" + module_body(EXEC_RANKS)
+        + f'\n#eval Bpe.Exec.runRanks "{ranks_path}" "{texts_path}" "{out_path}" "{tables}"\n'
     )
 
 
@@ -213,6 +276,89 @@ def run_lean(tables: Tables, texts: Sequence[str], work: Path, runner=None, buil
                result.output)
 
 
+RANKS_SUMMARY = re.compile(
+    r"ranks merges texts tokens parse_ms sort_ms recover_ms encode_ms: "
+    r"(\d+) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)"
+)
+
+
+@dataclass
+class RanksRun:
+    """One Lean run of the rank-file route: the ids per text, the tables Lean built (if asked
+    for) and the measurements."""
+
+    ids: list[list[int]]
+    shuffle: list[int] | None
+    merges: dict[tuple[int, int], int] | None
+    n_ranks: int
+    n_merges: int
+    tokens: int
+    parse_ms: int
+    sort_ms: int
+    recover_ms: int
+    encode_ms: int
+    lean_seconds: float
+    peak_rss_kib: int
+    output: str
+
+
+def parse_tables(text: str) -> tuple[list[int], dict[tuple[int, int], int]]:
+    """The tables Lean wrote: a line of 256 shuffle values, then ``left right rank`` lines."""
+    lines = text.split("\n")
+    shuffle = [int(x) for x in lines[0].split()]
+    merges = {}
+    for line in lines[1:]:
+        if line:
+            a, b, r = map(int, line.split())
+            merges[(a, b)] = r
+    return shuffle, merges
+
+
+def run_lean_ranks(name: str, rank_file: bytes, texts: Sequence[str], work: Path,
+                   write_tables: bool = True, runner=None, builder=None) -> RanksRun:
+    """Write the rank file, the pre-tokenized texts and the module under ``work``, check the
+    module with Lean (which parses the rank file, builds the tables and encodes), read back
+    the ids (and the tables)."""
+    from .toolchain.build import Builder
+    from .toolchain.runner import LeanRunner
+
+    repo = Path(__file__).resolve().parents[2]
+    if runner is None:
+        runner = LeanRunner(repo, repo / ".cache", log=lambda *_: None)
+    if builder is None:
+        builder = Builder(repo, runner, jobs=2, log=lambda *_: None)
+        builder.build(scan=True)
+    work = work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    mod = MODULE_NAMES[name]
+    ranks_path, texts_path = work / f"{mod}.tiktoken", work / f"{mod}.texts"
+    out_path, tables_path = work / f"{mod}.ranks.out", work / f"{mod}.tables"
+    ranks_path.write_bytes(rank_file)
+    texts_path.write_text("\n".join(render_texts(name, texts)) + "\n", encoding="ascii")
+    for p in (out_path, tables_path):
+        p.unlink(missing_ok=True)
+    source = work / f"ExecRanksRun{mod}.lean"
+    source.write_text(render_ranks_module(ranks_path, texts_path, out_path,
+                                          tables_path if write_tables else None),
+                      encoding="utf-8")
+    result = runner.check(source, [builder.out_dir])
+    m = RANKS_SUMMARY.search(result.output)
+    if not result.ok or m is None or not out_path.exists():
+        raise ExecCrossCheckError(f"Lean run failed:\n{result.output[-3000:]}")
+    lines = out_path.read_text(encoding="ascii").split("\n")[:-1]
+    ids = [[int(x) for x in line.split()] for line in lines]
+    n_ranks, n_merges, n_texts, tokens, parse_ms, sort_ms, recover_ms, encode_ms = map(
+        int, m.groups())
+    if n_texts != len(texts) or len(ids) != len(texts):
+        raise ExecCrossCheckError(f"Lean encoded {n_texts} texts ({len(ids)} lines), not "
+                                  f"{len(texts)}")
+    shuffle = merges = None
+    if write_tables:
+        shuffle, merges = parse_tables(tables_path.read_text(encoding="ascii"))
+    return RanksRun(ids, shuffle, merges, n_ranks, n_merges, tokens, parse_ms, sort_ms,
+                    recover_ms, encode_ms, result.seconds, result.peak_rss_kib, result.output)
+
+
 def oracle(tables: Tables):  # -> tiktoken.Encoding
     """tiktoken on the same ranks with the encoding's split pattern."""
     import tiktoken
@@ -247,9 +393,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--random", type=int, default=2000, help="random Unicode strings")
     ap.add_argument("--no-reference", action="store_true", help="skip the Python reference")
     ap.add_argument("--out", type=Path, default=Path(".cache/exec"))
+    ap.add_argument("--from-ranks", action="store_true",
+                    help="Lean reads the .tiktoken rank file and builds the tables itself")
     args = ap.parse_args(argv)
     tables = load_tables(args.encoding, args.ranks)
     texts = default_texts(args.stdlib, args.catalog, args.random)
+    if args.from_ranks:
+        return main_from_ranks(args, tables, texts)
     start = time.monotonic()
     run = run_lean(tables, texts, args.out)
     wall = time.monotonic() - start
@@ -268,6 +418,30 @@ def main(argv: list[str] | None = None) -> int:
     for t, g, e in bad[:5]:
         print(f"  {t!r}: Lean {g} tiktoken {e}")
     return 1 if bad or ref_bad else 0
+
+
+def main_from_ranks(args: argparse.Namespace, tables: Tables, texts: Sequence[str]) -> int:
+    """``--from-ranks``: Lean parses the ``.tiktoken`` file, recovers the tables and encodes;
+    its tables are compared with Python's and its ids with tiktoken's."""
+    start = time.monotonic()
+    run = run_lean_ranks(tables.name, rank_file_bytes(tables.name, args.ranks), texts, args.out)
+    wall = time.monotonic() - start
+    enc = oracle(tables)
+    expected = [enc.encode_ordinary(t) for t in texts]
+    bad = mismatches(texts, run.ids, expected)
+    same = run.shuffle == tables.shuffle and run.merges == tables.merges
+    print(f"{args.encoding}: Lean read {run.n_ranks} ranks, recovered {run.n_merges} merges; "
+          f"{len(texts)} texts, {run.tokens} tokens")
+    print(f"Lean: check {run.lean_seconds:.1f} s (wall {wall:.1f} s), peak RSS "
+          f"{run.peak_rss_kib // 1024} MiB; in the interpreter: parsing "
+          f"{run.parse_ms / 1000:.1f} s, "
+          f"sorting the keys {run.sort_ms / 1000:.1f} s, recovering the merges "
+          f"{run.recover_ms / 1000:.1f} s, encoding {run.encode_ms / 1000:.1f} s "
+          f"({run.tokens / max(run.encode_ms, 1) * 1000:,.0f} tokens/s)")
+    print(f"tables equal to Python's: {same}; mismatches: Lean vs tiktoken {len(bad)}")
+    for t, g, e in bad[:5]:
+        print(f"  {t!r}: Lean {g} tiktoken {e}")
+    return 1 if bad or not same else 0
 
 
 if __name__ == "__main__":
