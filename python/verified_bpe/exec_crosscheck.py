@@ -242,9 +242,9 @@ class Run:
     output: str
 
 
-def run_lean(tables: Tables, texts: Sequence[str], work: Path, runner=None, builder=None) -> Run:
-    """Write the input and the module under ``work``, check the module with Lean, read back
-    the ids."""
+def _toolchain(runner=None, builder=None):
+    """The Lean runner and the builder of this repository (the project's modules built once,
+    so the generated module can import them)."""
     from .toolchain.build import Builder
     from .toolchain.runner import LeanRunner
 
@@ -254,6 +254,13 @@ def run_lean(tables: Tables, texts: Sequence[str], work: Path, runner=None, buil
     if builder is None:
         builder = Builder(repo, runner, jobs=2, log=lambda *_: None)
         builder.build(scan=True)
+    return runner, builder
+
+
+def run_lean(tables: Tables, texts: Sequence[str], work: Path, runner=None, builder=None) -> Run:
+    """Write the input and the module under ``work``, check the module with Lean, read back
+    the ids."""
+    runner, builder = _toolchain(runner, builder)
     work = work.resolve()
     work.mkdir(parents=True, exist_ok=True)
     mod = MODULE_NAMES[tables.name]
@@ -319,15 +326,7 @@ def run_lean_ranks(name: str, rank_file: bytes, texts: Sequence[str], work: Path
     """Write the rank file, the pre-tokenized texts and the module under ``work``, check the
     module with Lean (which parses the rank file, builds the tables and encodes), read back
     the ids (and the tables)."""
-    from .toolchain.build import Builder
-    from .toolchain.runner import LeanRunner
-
-    repo = Path(__file__).resolve().parents[2]
-    if runner is None:
-        runner = LeanRunner(repo, repo / ".cache", log=lambda *_: None)
-    if builder is None:
-        builder = Builder(repo, runner, jobs=2, log=lambda *_: None)
-        builder.build(scan=True)
+    runner, builder = _toolchain(runner, builder)
     work = work.resolve()
     work.mkdir(parents=True, exist_ok=True)
     mod = MODULE_NAMES[name]
