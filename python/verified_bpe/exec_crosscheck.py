@@ -45,7 +45,7 @@ from .spec.shuffle import byte_shuffle_from_ranks
 
 ENCODINGS = ("cl100k_base", "o200k_base")
 SUMMARY = re.compile(
-    r"entries texts tokens load_ms encode_ms: (\d+) (\d+) (\d+) (\d+) (\d+)"
+    r"entries texts tokens load_ms encode_ms: (\d+) (?P<texts>\d+) (\d+) (\d+) (\d+)"
 )
 
 
@@ -257,6 +257,24 @@ def _toolchain(runner=None, builder=None):
     return runner, builder
 
 
+def _check_module(runner, builder, source: Path, summary: re.Pattern[str], out_path: Path,
+                  n_expected: int):
+    """Check ``source`` with Lean (its ``#eval`` writes one line of ids per text to
+    ``out_path`` and prints ``summary``); the check result, the summary's numbers and the ids,
+    or :class:`ExecCrossCheckError` if the run failed or did not encode ``n_expected`` texts."""
+    result = runner.check(source, [builder.out_dir])
+    m = summary.search(result.output)
+    if not result.ok or m is None or not out_path.exists():
+        raise ExecCrossCheckError(f"Lean run failed:\n{result.output[-3000:]}")
+    lines = out_path.read_text(encoding="ascii").split("\n")[:-1]
+    ids = [[int(x) for x in line.split()] for line in lines]
+    n_texts = int(m.group("texts"))
+    if n_texts != n_expected or len(ids) != n_expected:
+        raise ExecCrossCheckError(f"Lean encoded {n_texts} texts ({len(ids)} lines), not "
+                                  f"{n_expected}")
+    return result, [int(g) for g in m.groups()], ids
+
+
 def run_lean(tables: Tables, texts: Sequence[str], work: Path, runner=None, builder=None) -> Run:
     """Write the input and the module under ``work``, check the module with Lean, read back
     the ids."""
@@ -269,23 +287,15 @@ def run_lean(tables: Tables, texts: Sequence[str], work: Path, runner=None, buil
     out_path.unlink(missing_ok=True)
     source = work / f"ExecRun{mod}.lean"
     source.write_text(render_module(in_path, out_path), encoding="utf-8")
-    result = runner.check(source, [builder.out_dir])
-    m = SUMMARY.search(result.output)
-    if not result.ok or m is None or not out_path.exists():
-        raise ExecCrossCheckError(f"Lean run failed:\n{result.output[-3000:]}")
-    lines = out_path.read_text(encoding="ascii").split("\n")[:-1]
-    ids = [[int(x) for x in line.split()] for line in lines]
-    entries, n_texts, tokens, load_ms, encode_ms = map(int, m.groups())
-    if n_texts != len(texts) or len(ids) != len(texts):
-        raise ExecCrossCheckError(f"Lean encoded {n_texts} texts ({len(ids)} lines), not "
-                                  f"{len(texts)}")
+    result, counts, ids = _check_module(runner, builder, source, SUMMARY, out_path, len(texts))
+    entries, _, tokens, load_ms, encode_ms = counts
     return Run(ids, entries, tokens, load_ms, encode_ms, result.seconds, result.peak_rss_kib,
                result.output)
 
 
 RANKS_SUMMARY = re.compile(
     r"ranks merges texts tokens parse_ms sort_ms recover_ms encode_ms: "
-    r"(\d+) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)"
+    r"(\d+) (\d+) (?P<texts>\d+) (\d+) (\d+) (\d+) (\d+) (\d+)"
 )
 
 
@@ -340,17 +350,9 @@ def run_lean_ranks(name: str, rank_file: bytes, texts: Sequence[str], work: Path
     source.write_text(render_ranks_module(ranks_path, texts_path, out_path,
                                           tables_path if write_tables else None),
                       encoding="utf-8")
-    result = runner.check(source, [builder.out_dir])
-    m = RANKS_SUMMARY.search(result.output)
-    if not result.ok or m is None or not out_path.exists():
-        raise ExecCrossCheckError(f"Lean run failed:\n{result.output[-3000:]}")
-    lines = out_path.read_text(encoding="ascii").split("\n")[:-1]
-    ids = [[int(x) for x in line.split()] for line in lines]
-    n_ranks, n_merges, n_texts, tokens, parse_ms, sort_ms, recover_ms, encode_ms = map(
-        int, m.groups())
-    if n_texts != len(texts) or len(ids) != len(texts):
-        raise ExecCrossCheckError(f"Lean encoded {n_texts} texts ({len(ids)} lines), not "
-                                  f"{len(texts)}")
+    result, counts, ids = _check_module(runner, builder, source, RANKS_SUMMARY, out_path,
+                                        len(texts))
+    n_ranks, n_merges, _, tokens, parse_ms, sort_ms, recover_ms, encode_ms = counts
     shuffle = merges = None
     if write_tables:
         shuffle, merges = parse_tables(tables_path.read_text(encoding="ascii"))

@@ -96,10 +96,7 @@ def install(cache: Path, log=print) -> Path:
     per cache at a time (a file lock): parallel test workers wait, then find it installed."""
     cache.mkdir(parents=True, exist_ok=True)
     root = cache / "lean"
-    stamp = root / ".installed"
-    if stamp.exists() and stamp.read_text() == STAMP_VERSION:
-        return root
-    with file_lock(cache / "lean.lock"):
+    with file_lock(cache / "lean.lock"):  # free at once unless another process is installing
         return _install(cache, root, log)
 
 
