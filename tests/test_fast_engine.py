@@ -258,11 +258,16 @@ def long_chunks(seed: int) -> list[bytes]:
     return out
 
 
+@pytest.mark.parametrize("compact", (False, True), ids=("lists", "arrays"))
 @pytest.mark.parametrize("name", ("cl100k_base", "o200k_base"))
-def test_bucket_and_heap_merges_equal_tiktoken(name, tally):
+def test_bucket_and_heap_merges_equal_tiktoken(name, compact, monkeypatch, tally):
     """Both merge loops on every chunk (the buckets also on short ones) against tiktoken's
-    ``_encode_single_piece``."""
+    ``_encode_single_piece``; the buckets with the linked list in lists, and in arrays as
+    they keep it for long pieces with many ranks."""
     pytest.importorskip("tiktoken")
+    if compact:
+        monkeypatch.setattr(tokenizer_module, "COMPACT_PIECE", 0)
+        monkeypatch.setattr(tokenizer_module, "COMPACT_RANKS", 0)
     from verified_bpe.tokenizer import bpe_ranks, bpe_ranks_buckets, bpe_ranks_heap
     from verified_bpe.vocab import load_ranks, tiktoken_encoding
 
@@ -274,7 +279,8 @@ def test_bucket_and_heap_merges_equal_tiktoken(name, tally):
         assert bpe_ranks_buckets(ranks, chunk) == expected, chunk[:40]
         assert bpe_ranks_heap(ranks, chunk) == expected, chunk[:40]
         assert bpe_ranks(ranks, chunk) == expected
-    tally(f"bucket + heap merges vs tiktoken {name}: chunks", len(chunks))
+    kind = "arrays" if compact else "lists"
+    tally(f"bucket + heap merges vs tiktoken {name} ({kind}): chunks", len(chunks))
 
 
 @pytest.mark.parametrize("name", ("cl100k_base", "o200k_base"))
@@ -287,5 +293,6 @@ def test_long_inputs_equal_tiktoken(name):
     oracle = tiktoken_encoding(name)
     tok = Tokenizer.from_tiktoken(name)
     letters = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(20_000))
+    assert len(letters) >= tokenizer_module.COMPACT_PIECE  # the buckets keep arrays here
     for text in ("x" * 50_000, " " * 50_000, " " * 20_000 + "x", letters, "é" * 10_000):
         assert tok.encode_ordinary(text) == oracle.encode_ordinary(text)
