@@ -244,10 +244,11 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
 
     Every bucket is a sweep over the whole piece.  With many ranks (random letters: over 600
     pair ranks at the start) the sweeps jump across the piece, and from about 16k bytes on the
-    linked list no longer fits in the processor's cache as a list of int objects (a pointer
-    and an object per position): it is then an ``array`` of machine integers (8 bytes per
-    position).  Reading an array allocates an int, so on shorter pieces and on runs (a few
-    ranks, sequential sweeps) lists stay faster.
+    linked list and the buckets no longer fit in the processor's cache as lists of int
+    objects (a pointer and an object per entry): they are then arrays of machine
+    integers (8 bytes per entry; a bucket is sorted into a list when it is opened).  Reading
+    an array allocates an int, so on shorter pieces and on runs (a few ranks, sequential
+    sweeps) lists stay faster.
     """
     n = len(piece)
     get = ranks.get
@@ -256,7 +257,7 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
         return [token]
     width = (n + 1).bit_length()
     mask = (1 << width) - 1
-    buckets: dict[int, list[int]] = {}
+    buckets: dict[int, MutableSequence[int]] = {}
     bucket_of = buckets.get
     for s in range(n - 1):
         rank = get(piece[s : s + 2])
@@ -269,9 +270,13 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
     # nxt[n] = n + 1: the sentinel of bpe_ranks_heap
     nxt: MutableSequence[int]
     prv: MutableSequence[int]
+    new_bucket: Callable[[tuple[int]], MutableSequence[int]] = list
     if n >= COMPACT_PIECE and len(buckets) >= COMPACT_RANKS:
         nxt = array("q", range(1, n + 2))
         prv = array("q", range(-1, n - 1))
+        new_bucket = _int_array
+        for rank, bucket in buckets.items():
+            buckets[rank] = _int_array(bucket)  # type: ignore[assignment]
     else:
         nxt = list(range(1, n + 2))
         prv = list(range(-1, n - 1))
@@ -281,8 +286,7 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
     push = heapq.heappush
     while queue:
         rank = pop(queue)
-        entries = buckets.pop(rank)
-        entries.sort()
+        entries = sorted(buckets.pop(rank))
         lower = False
         done = 0
         for key in entries:
@@ -303,7 +307,7 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
                 if new_rank is not None:
                     bucket = bucket_of(new_rank)
                     if bucket is None:
-                        buckets[new_rank] = [(start << width) | right]
+                        buckets[new_rank] = new_bucket(((start << width) | right,))
                         push(queue, new_rank)
                         lower = lower or new_rank < rank
                     else:
@@ -314,7 +318,7 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
                 if new_rank is not None:
                     bucket = bucket_of(new_rank)
                     if bucket is None:
-                        buckets[new_rank] = [(left << width) | end]
+                        buckets[new_rank] = new_bucket(((left << width) | end,))
                         push(queue, new_rank)
                         lower = lower or new_rank < rank
                     else:
@@ -325,6 +329,10 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
                     push(queue, rank)
                 break
     return _part_ranks(ranks, piece, nxt)
+
+
+def _int_array(keys: Iterable[int]) -> MutableSequence[int]:
+    return array("q", keys)
 
 
 class PieceCache(dict[str, list[int]]):
