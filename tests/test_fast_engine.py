@@ -284,32 +284,6 @@ def test_bucket_and_heap_merges_equal_tiktoken(name, compact, monkeypatch, tally
 
 
 @pytest.mark.parametrize("name", ("cl100k_base", "o200k_base"))
-def test_scan_and_heap_merges_equal_tiktoken_on_short_pieces(name, stdlib_corpus, tally):
-    """The list scan (pieces under SHORT_PIECE bytes) and the heap on every distinct
-    multi-byte piece of real text and on random short bytes, against tiktoken."""
-    pytest.importorskip("tiktoken")
-    from verified_bpe.tokenizer import SHORT_PIECE, bpe_ranks, bpe_ranks_heap, bpe_ranks_scan
-    from verified_bpe.vocab import load_ranks, tiktoken_encoding
-
-    ranks = load_ranks(name)
-    oracle = tiktoken_encoding(name)
-    split = Tokenizer.from_tiktoken(name)._split
-    rng = random.Random(3)
-    texts = [text for _, text in stdlib_corpus[::16] + unicode_corpus()]
-    chunks = {p.encode("utf-8") for text in texts for p in split(text)}
-    chunks |= {bytes(rng.randrange(256) for _ in range(rng.randrange(2, 20))) for _ in range(500)}
-    short = [c for c in chunks if 2 <= len(c) < SHORT_PIECE]
-    assert len(short) > 1000
-    for chunk in chunks:
-        expected = oracle._encode_single_piece(chunk)
-        if 2 <= len(chunk) < SHORT_PIECE:
-            assert bpe_ranks_scan(ranks, chunk) == expected, chunk
-        assert bpe_ranks_heap(ranks, chunk) == expected, chunk
-        assert bpe_ranks(ranks, chunk) == expected, chunk
-    tally(f"scan + heap merges vs tiktoken {name}: short chunks", len(short))
-
-
-@pytest.mark.parametrize("name", ("cl100k_base", "o200k_base"))
 def test_long_inputs_equal_tiktoken(name):
     """Whole texts made of one long piece (the benchmark's shapes, smaller)."""
     pytest.importorskip("tiktoken")

@@ -38,7 +38,6 @@ from collections.abc import (
 )
 from dataclasses import dataclass
 from functools import cache, lru_cache, reduce
-from itertools import repeat
 from operator import iadd
 from typing import Literal
 
@@ -110,7 +109,6 @@ def _named_spec_tables(name: str) -> SpecTables:
     return spec_tables(load_ranks(name))
 
 
-SHORT_PIECE = 12  # bytes; below this length bpe_ranks scans a list of pair ranks
 LONG_PIECE = 256  # bytes; from this length on bpe_ranks uses the bucket queue
 #: bpe_ranks_buckets keeps its linked list in arrays from this many bytes on when the piece
 #: starts with at least COMPACT_RANKS distinct pair ranks (see there)
@@ -133,47 +131,11 @@ def _part_ranks(ranks: Mapping[bytes, int], piece: bytes, nxt: Sequence[int]) ->
 def bpe_ranks(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
     """Rank-based BPE of one chunk (the fast engine's core): each step merges the adjacent
     pair whose concatenation has the lowest rank, leftmost first on ties.
-    :func:`bpe_ranks_scan` below :data:`SHORT_PIECE` bytes, :func:`bpe_ranks_heap` below
-    :data:`LONG_PIECE` bytes, :func:`bpe_ranks_buckets` from there on (all tested against
-    tiktoken and the spec's ``encode_chunk``)."""
-    n = len(piece)
-    if n < SHORT_PIECE:
-        return bpe_ranks_scan(ranks, piece) if n > 1 else bpe_ranks_heap(ranks, piece)
-    if n < LONG_PIECE:
+    :func:`bpe_ranks_heap` below :data:`LONG_PIECE` bytes, :func:`bpe_ranks_buckets` from
+    there on (both tested against tiktoken and the spec's ``encode_chunk``)."""
+    if len(piece) < LONG_PIECE:
         return bpe_ranks_heap(ranks, piece)
     return bpe_ranks_buckets(ranks, piece)
-
-
-_NO_RANK = float("inf")  # above every rank; bpe_ranks_scan tests it by identity
-_PAIR_SLICES = [slice(s, s + 2) for s in range(SHORT_PIECE)]
-_BOUNDS = list(range(SHORT_PIECE + 1))
-
-
-def bpe_ranks_scan(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
-    """The same merges as :func:`bpe_ranks_heap` for a piece of 2 to ``SHORT_PIECE - 1``
-    bytes, with tiktoken's algorithm: the ranks of the adjacent pairs in a list, the lowest
-    (leftmost on ties) found by the C-level ``min`` and ``index``, the part boundaries in a
-    second list.  Quadratic, but with no heap operation, so faster than the heap on short
-    pieces (6-17% below 12 bytes on code and prose), slower from about 12 bytes on prose."""
-    get = ranks.get
-    token = get(piece)
-    if token is not None:
-        return [token]
-    n = len(piece)
-    bounds = _BOUNDS[: n + 1]  # the parts are piece[bounds[i]:bounds[i + 1]]
-    pair_ranks = list(map(get, map(piece.__getitem__, _PAIR_SLICES[: n - 1]), repeat(_NO_RANK)))
-    while True:
-        low = min(pair_ranks)
-        if low is _NO_RANK:
-            break
-        i = pair_ranks.index(low)
-        del bounds[i + 1]
-        del pair_ranks[i]
-        if i < len(pair_ranks):
-            pair_ranks[i] = get(piece[bounds[i] : bounds[i + 2]], _NO_RANK)
-        if i:
-            pair_ranks[i - 1] = get(piece[bounds[i - 1] : bounds[i + 1]], _NO_RANK)
-    return [ranks[piece[bounds[i] : bounds[i + 1]]] for i in range(len(bounds) - 1)]
 
 
 def bpe_ranks_heap(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
@@ -594,7 +556,6 @@ __all__ = [
     "bpe_ranks",
     "bpe_ranks_buckets",
     "bpe_ranks_heap",
-    "bpe_ranks_scan",
     "spec_tables",
     "text_blocks",
 ]
