@@ -7,12 +7,11 @@ Usage (from the repository root)::
     PYTHONPATH=python python bench/bench_variants.py [--mb SCALE] [--repeat N]
 
 Rows: the split with ``findall`` (the engine's) and with ``finditer`` + ``group(0)`` (before
-issue 13's second pass); the BPE of the distinct pieces of each text with the engine's
-``bpe_ranks`` (the list scan ``bpe_ranks_scan`` below 12 bytes, the heap above), with the
-heap alone (``bpe_ranks_heap``), with tiktoken's own algorithm (a list of pair ranks,
-``min`` and ``index`` in C, quadratic), and with the heap seeded by C-level ``map`` over
-fixed 8-bit offsets, then scan against heap below 12 bytes and heap against list+min from
-12 bytes on; a whole cold encode with the piece cache pre-filled with every token that is
+issue 13's second pass); the BPE of the distinct pieces of each text with the engine's heap
+(``bpe_ranks_heap``), with tiktoken's own algorithm (a list of pair ranks, ``min`` and
+``index`` in C, quadratic), and with the heap seeded by C-level ``map`` over fixed 8-bit
+offsets, then heap against list+min on the multi-token pieces below 12 bytes and from 12
+bytes on; a whole cold encode with the piece cache pre-filled with every token that is
 valid UTF-8, and with the garbage collector off; the warm lookups + concatenation with
 ``reduce(iadd, ...)`` (the engine's) and ``chain.from_iterable``; the split with the
 literal translation of o200k's pattern (the engine's on non-ASCII text) and with a
@@ -50,13 +49,10 @@ from verified_bpe.corpus import stdlib_text  # noqa: E402
 from verified_bpe.fast_split import O200K_ASCII, bmp_pattern  # noqa: E402
 from verified_bpe.patterns import O200K_PATTERN, split_pattern  # noqa: E402
 from verified_bpe.tokenizer import (  # noqa: E402
-    SHORT_PIECE,
     PieceCache,
     Tokenizer,
-    bpe_ranks,
     bpe_ranks_buckets,
     bpe_ranks_heap,
-    bpe_ranks_scan,
     text_blocks,
 )
 
@@ -248,20 +244,14 @@ def main() -> int:
             assert [bpe_heap_c_seed(ranks, p) for p in distinct if len(p) < 255] == [
                 ids for p, ids in zip(distinct, engine, strict=True) if len(p) < 255
             ]
-            short = [p for p in distinct if 2 <= len(p) < SHORT_PIECE]
-            longer = [p for p in distinct if SHORT_PIECE <= len(p) < 255]
-            assert [bpe_ranks_scan(ranks, p) for p in short] == [
-                bpe_ranks_heap(ranks, p) for p in short
-            ]
+            multi = [p for p in distinct if p not in ranks and len(p) < 255]
+            short = [p for p in multi if len(p) < 12]
+            longer = [p for p in multi if len(p) >= 12]
             show(
                 f"{name} {workload}: BPE of {len(distinct)} distinct pieces",
                 race(
                     {
-                        "engine (scan < 12 bytes, heap)": lambda: [
-                            bpe_ranks(ranks, p)  # noqa: B023
-                            for p in distinct  # noqa: B023
-                        ],
-                        "heap only": lambda: [bpe_ranks_heap(ranks, p) for p in distinct],  # noqa: B023
+                        "heap (engine)": lambda: [bpe_ranks_heap(ranks, p) for p in distinct],  # noqa: B023
                         "list+min": lambda: [bpe_list(ranks, p) for p in distinct],  # noqa: B023
                         "heap, C seed": lambda: [
                             bpe_heap_c_seed(ranks, p)  # noqa: B023
@@ -272,26 +262,18 @@ def main() -> int:
                     args.repeat,
                 ),
             )
-            show(
-                f"{name} {workload}: BPE of the {len(short)} distinct pieces of 2-11 bytes",
-                race(
-                    {
-                        "scan (engine)": lambda: [bpe_ranks_scan(ranks, p) for p in short],  # noqa: B023
-                        "heap": lambda: [bpe_ranks_heap(ranks, p) for p in short],  # noqa: B023
-                    },
-                    args.repeat,
-                ),
-            )
-            show(
-                f"{name} {workload}: BPE of the {len(longer)} distinct pieces of 12-254 bytes",
-                race(
-                    {
-                        "heap (engine)": lambda: [bpe_ranks_heap(ranks, p) for p in longer],  # noqa: B023
-                        "list+min": lambda: [bpe_list(ranks, p) for p in longer],  # noqa: B023
-                    },
-                    args.repeat,
-                ),
-            )
+            for label, group in (("2-11", short), ("12-254", longer)):
+                show(
+                    f"{name} {workload}: BPE of the {len(group)} distinct multi-token pieces "
+                    f"of {label} bytes",
+                    race(
+                        {
+                            "heap (engine)": lambda: [bpe_ranks_heap(ranks, p) for p in group],  # noqa: B023
+                            "list+min": lambda: [bpe_list(ranks, p) for p in group],  # noqa: B023
+                        },
+                        args.repeat,
+                    ),
+                )
             compiled = tok._split._bmp
             assert compiled is not None
             assert split_pattern(compiled, text) == tok._split(text)
