@@ -10,9 +10,11 @@ pinned to tiktoken (:mod:`verified_bpe.spec.unicode_tables`), case-insensitive l
 (``(?i:s)``) from the ``regex`` module; :class:`Splitter` uses it only on text with no
 character above U+FFFF.  The remaining syntax (alternation, greedy/possessive quantifiers,
 ``(?!...)``, ``$``) means the same in ``re`` and ``regex``; text with a character above U+FFFF
-goes to :class:`~verified_bpe.patterns.PinnedSplitter`.  ``tests/test_fast_engine.py`` checks
-the translation against the pinned pattern on every BMP character in several contexts and on
-random text.
+goes to :class:`~verified_bpe.patterns.PinnedSplitter`.  Text that is all ASCII goes to a
+hand-written equivalent when the pattern has one (:data:`ASCII_PATTERNS`: o200k's, whose
+literal translation backtracks more than it needs to on ASCII).  ``tests/test_fast_engine.py``
+checks the translation against the pinned pattern on every BMP character in several contexts
+and on random text, and the ASCII patterns on every short string over the ASCII classes.
 
 No Lean counterpart: this is an implementation of the pattern's whole-match split, the same
 function as :func:`verified_bpe.patterns.pre_tokenize_regex` (the spec's pre-tokenizer).
@@ -190,8 +192,8 @@ _NOT_WS = r"[^\t\n\x0b\x0c\r ]"  # \S
 #:    run exactly.
 #:
 #: Tested against the pinned pattern on every string of up to four characters over one
-#: representative of each ASCII class, every ASCII character in contexts and hypothesis text
-#: (``tests/test_fast_engine.py``).
+#: representative of each ASCII class, every pair of ASCII characters in contexts and
+#: hypothesis text (``tests/test_fast_engine.py``).
 O200K_ASCII = "|".join(
     [
         r"[^\r\nA-Za-z0-9]?+(?:[a-z]++|[A-Z]++[a-z]*+)"

@@ -110,8 +110,8 @@ def _named_spec_tables(name: str) -> SpecTables:
 
 
 LONG_PIECE = 256  # bytes; from this length on bpe_ranks uses the bucket queue
-#: bpe_ranks_buckets keeps its linked list in arrays from this many bytes on when the piece
-#: starts with at least COMPACT_RANKS distinct pair ranks (see there)
+#: bpe_ranks_buckets keeps its linked list and its buckets in arrays from this many bytes on
+#: when the piece starts with at least COMPACT_RANKS distinct pair ranks (see there)
 COMPACT_PIECE = 1 << 14
 COMPACT_RANKS = 64
 
