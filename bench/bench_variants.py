@@ -10,13 +10,17 @@ Rows: the split with ``findall`` (the engine's) and with ``finditer`` + ``group(
 issue 13's second pass); the BPE of the distinct pieces of each text with the engine's heap
 (``bpe_ranks_heap``), with tiktoken's own algorithm (a list of pair ranks, ``min`` and
 ``index`` in C, quadratic), and with the heap seeded by C-level ``map`` over fixed 8-bit
-offsets; a whole cold encode with the piece cache pre-filled with every token that is
+offsets, then heap against list+min on the multi-token pieces below 12 bytes and from 12
+bytes on; a whole cold encode with the piece cache pre-filled with every token that is
 valid UTF-8, and with the garbage collector off; the warm lookups + concatenation with
 ``reduce(iadd, ...)`` (the engine's) and ``chain.from_iterable``; the split with the
-literal translation of o200k's pattern (the engine's) and with a rewrite for speed; and
-how many of the multi-byte characters of the prose could be merged before the BPE (the
-condition under which that is exact: every substring of the character's bytes is a token,
-and no token joins a proper part of it to other bytes).
+literal translation of o200k's pattern (the engine's on non-ASCII text) and with a
+rewrite for speed, and on the ASCII code with the literal translation and the engine's ASCII
+rewrite (``fast_split.O200K_ASCII``); the bucket queue with its linked list in lists and in
+arrays on random letters at n and n/8 and on a run of one letter; and how many of the
+multi-byte characters of the prose could be merged before the BPE (the condition under which
+that is exact: every substring of the character's bytes is a token, and no token joins a
+proper part of it to other bytes).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import argparse
 import contextlib
 import gc
 import heapq
+import random
 import re
 import sys
 import time
@@ -39,10 +44,17 @@ sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_encode import cut, prose_text  # noqa: E402
+from verified_bpe import tokenizer as tokenizer_module  # noqa: E402
 from verified_bpe.corpus import stdlib_text  # noqa: E402
-from verified_bpe.fast_split import bmp_pattern  # noqa: E402
+from verified_bpe.fast_split import O200K_ASCII, bmp_pattern  # noqa: E402
 from verified_bpe.patterns import O200K_PATTERN, split_pattern  # noqa: E402
-from verified_bpe.tokenizer import PieceCache, Tokenizer, bpe_ranks_heap  # noqa: E402
+from verified_bpe.tokenizer import (  # noqa: E402
+    PieceCache,
+    Tokenizer,
+    bpe_ranks_buckets,
+    bpe_ranks_heap,
+    text_blocks,
+)
 
 INF = 1 << 62
 _LETTERS = (
@@ -172,6 +184,44 @@ def show(title: str, times: dict[str, float]) -> None:
     print(f"| {title} | " + " | ".join(f"{k} {v:.4f}" for k, v in times.items()) + " |")
 
 
+def buckets_in(compact: bool, ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
+    """``bpe_ranks_buckets`` with its linked list in arrays (``compact``) or in lists,
+    whatever the piece."""
+    saved = tokenizer_module.COMPACT_PIECE, tokenizer_module.COMPACT_RANKS
+    limit = 0 if compact else 1 << 62
+    tokenizer_module.COMPACT_PIECE = tokenizer_module.COMPACT_RANKS = limit
+    try:
+        return bpe_ranks_buckets(ranks, piece)
+    finally:
+        tokenizer_module.COMPACT_PIECE, tokenizer_module.COMPACT_RANKS = saved
+
+
+def long_pieces(scale: float, repeat: int) -> None:
+    """The buckets' linked list in lists and in arrays, on random letters (many ranks) at n
+    and n/8, and on a run of one letter (one rank)."""
+    ranks = Tokenizer.from_tiktoken("cl100k_base")._ranks
+    rng = random.Random(13)
+    size = max(8, int(scale * 100_000))
+    letters = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(size)).encode()
+    pieces = {
+        f"{size // 8} letters": letters[: size // 8],
+        f"{size} letters": letters,
+        f"{2 * size} x": b"x" * (2 * size),
+    }
+    for label, piece in pieces.items():
+        assert buckets_in(True, ranks, piece) == buckets_in(False, ranks, piece)
+        show(
+            f"cl100k {label}: buckets",
+            race(
+                {
+                    "lists": lambda: buckets_in(False, ranks, piece),  # noqa: B023
+                    "arrays": lambda: buckets_in(True, ranks, piece),  # noqa: B023
+                },
+                repeat,
+            ),
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mb", type=float, default=1.0)
@@ -194,6 +244,9 @@ def main() -> int:
             assert [bpe_heap_c_seed(ranks, p) for p in distinct if len(p) < 255] == [
                 ids for p, ids in zip(distinct, engine, strict=True) if len(p) < 255
             ]
+            multi = [p for p in distinct if p not in ranks and len(p) < 255]
+            short = [p for p in multi if len(p) < 12]
+            longer = [p for p in multi if len(p) >= 12]
             show(
                 f"{name} {workload}: BPE of {len(distinct)} distinct pieces",
                 race(
@@ -209,6 +262,18 @@ def main() -> int:
                     args.repeat,
                 ),
             )
+            for label, group in (("2-11", short), ("12-254", longer)):
+                show(
+                    f"{name} {workload}: BPE of the {len(group)} distinct multi-token pieces "
+                    f"of {label} bytes",
+                    race(
+                        {
+                            "heap (engine)": lambda: [bpe_ranks_heap(ranks, p) for p in group],  # noqa: B023
+                            "list+min": lambda: [bpe_list(ranks, p) for p in group],  # noqa: B023
+                        },
+                        args.repeat,
+                    ),
+                )
             compiled = tok._split._bmp
             assert compiled is not None
             assert split_pattern(compiled, text) == tok._split(text)
@@ -279,12 +344,27 @@ def main() -> int:
             f"o200k {workload}: split",
             race(
                 {
-                    "literal translation (engine)": lambda: literal.findall(text),  # noqa: B023
+                    "literal translation (engine on non-ASCII text)": lambda: literal.findall(text),  # noqa: B023
                     "equivalent rewrite": lambda: rewrite(text),  # noqa: B023
                 },
                 3 * args.repeat,
             ),
         )
+    ascii_rewrite = re.compile(O200K_ASCII).findall
+    blocks = list(text_blocks(texts["code"]))
+    assert all(block.isascii() for block in blocks)
+    assert [ascii_rewrite(b) for b in blocks] == [literal.findall(b) for b in blocks]
+    show(
+        "o200k code (ASCII): split",
+        race(
+            {
+                "literal translation": lambda: [literal.findall(b) for b in blocks],
+                "ASCII rewrite (engine)": lambda: [ascii_rewrite(b) for b in blocks],
+            },
+            3 * args.repeat,
+        ),
+    )
+    long_pieces(args.mb, args.repeat)
     return 0
 
 

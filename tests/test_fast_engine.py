@@ -3,7 +3,9 @@
 * ``fast_split.Splitter`` (``re`` with BMP classes) against the ``regex`` module's whole
   matches of the pattern with its classes pinned to tiktoken's tables
   (``patterns.pin_classes``, itself tested against tiktoken in ``test_unicode_tables.py``):
-  every BMP character in several contexts, real text, hypothesis text;
+  every BMP character in several contexts, real text, hypothesis text; the hand-written
+  ASCII patterns (``fast_split.ASCII_PATTERNS``) on every short string over one character of
+  each ASCII class, every pair of ASCII characters in those contexts and hypothesis text;
 * ``tokenizer.text_blocks``: for the patterns in ``BLOCK_SAFE_PATTERNS``, splitting block by
   block gives ``regex``'s pieces of the whole text; the whole tokenizer with tiny blocks
   gives tiktoken's ids;
@@ -12,6 +14,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -21,7 +24,7 @@ from hypothesis import strategies as st
 
 from conftest import UNICODE_SNIPPETS, unicode_corpus  # noqa: E402
 from verified_bpe import tokenizer as tokenizer_module
-from verified_bpe.fast_split import Splitter, bmp_pattern
+from verified_bpe.fast_split import ASCII_PATTERNS, Splitter, bmp_pattern
 from verified_bpe.patterns import GPT2_PATTERN, PATTERNS, pin_classes
 from verified_bpe.tokenizer import BLOCK_SAFE_PATTERNS, PieceCache, Tokenizer, text_blocks
 
@@ -87,6 +90,67 @@ def test_bmp_pattern_refuses_what_it_cannot_translate():
             bmp_pattern(pattern)
     assert not Splitter(r"\w+|\s").translated
     assert Splitter(r"\w+|\s")("héllo 🙂 x") == regex.findall(r"\w+|\s", "héllo 🙂 x")
+
+
+# ---------------------------------------------------------------------------- ASCII
+#: One character of each class the patterns tell apart on ASCII text: \r, \n, "/", space,
+#: the other whitespace, a digit, the apostrophe, other punctuation, and the letters of the
+#: contractions (both cases) next to a letter that is in none.
+ASCII_CLASSES = "\r\n/ \t\x0b0'!aslverASLVER"
+ASCII = [chr(c) for c in range(128)]
+
+
+def test_ascii_patterns_are_used_on_ascii_text_only():
+    from verified_bpe.patterns import O200K_PATTERN
+
+    assert O200K_PATTERN in ASCII_PATTERNS
+    split = Splitter(O200K_PATTERN)
+    assert split._ascii is not split._findall
+    # a pattern that would be wrong on any text: it must never see non-ASCII text
+    assert split("héllo wörld") == pinned_oracle(O200K_PATTERN).findall("héllo wörld")
+
+
+@pytest.mark.parametrize("pattern", sorted(ASCII_PATTERNS))
+def test_ascii_pattern_equals_regex_on_every_short_string(pattern, tally):
+    """Every string of up to four characters over ``ASCII_CLASSES`` (204,204 strings)."""
+    split = Splitter(pattern)
+    oracle = pinned_oracle(pattern)
+    count = 0
+    for size in range(1, 5):
+        for chars in itertools.product(ASCII_CLASSES, repeat=size):
+            text = "".join(chars)
+            assert split(text) == oracle.findall(text), repr(text)
+            count += 1
+    tally("ASCII patterns vs pinned regex: short strings", count)
+
+
+@pytest.mark.parametrize("pattern", sorted(ASCII_PATTERNS))
+def test_ascii_pattern_equals_regex_on_every_ascii_pair(pattern, tally):
+    split = Splitter(pattern)
+    oracle = pinned_oracle(pattern)
+    pairs = [a + b for a in ASCII for b in ASCII]
+    for context in CONTEXTS:
+        singles = "".join(map(context.format, ASCII))
+        for text in (singles, "".join(map(context.format, pairs))):
+            assert text.isascii()
+            assert split(text) == oracle.findall(text)
+    tally("ASCII patterns vs pinned regex: ASCII pairs x contexts", len(pairs) * len(CONTEXTS))
+
+
+ascii_text = st.lists(
+    st.one_of(
+        st.sampled_from(["'s", "'LL", "'Ve", "  ", " \n ", "\r\n", "//", "123456", "aBc", "ABc"]),
+        st.text(alphabet=ASCII, max_size=4),
+    ),
+    max_size=16,
+).map("".join)
+
+
+@pytest.mark.parametrize("pattern", sorted(ASCII_PATTERNS))
+@settings(max_examples=500)
+@given(text=ascii_text)
+def test_ascii_pattern_equals_regex_hypothesis(pattern, text):
+    assert Splitter(pattern)(text) == pinned_oracle(pattern).findall(text)
 
 
 # ---------------------------------------------------------------------------- blocks
@@ -194,11 +258,16 @@ def long_chunks(seed: int) -> list[bytes]:
     return out
 
 
+@pytest.mark.parametrize("compact", (False, True), ids=("lists", "arrays"))
 @pytest.mark.parametrize("name", ("cl100k_base", "o200k_base"))
-def test_bucket_and_heap_merges_equal_tiktoken(name, tally):
+def test_bucket_and_heap_merges_equal_tiktoken(name, compact, monkeypatch, tally):
     """Both merge loops on every chunk (the buckets also on short ones) against tiktoken's
-    ``_encode_single_piece``."""
+    ``_encode_single_piece``; the buckets with the linked list in lists, and in arrays as
+    they keep it for long pieces with many ranks."""
     pytest.importorskip("tiktoken")
+    if compact:
+        monkeypatch.setattr(tokenizer_module, "COMPACT_PIECE", 0)
+        monkeypatch.setattr(tokenizer_module, "COMPACT_RANKS", 0)
     from verified_bpe.tokenizer import bpe_ranks, bpe_ranks_buckets, bpe_ranks_heap
     from verified_bpe.vocab import load_ranks, tiktoken_encoding
 
@@ -210,7 +279,8 @@ def test_bucket_and_heap_merges_equal_tiktoken(name, tally):
         assert bpe_ranks_buckets(ranks, chunk) == expected, chunk[:40]
         assert bpe_ranks_heap(ranks, chunk) == expected, chunk[:40]
         assert bpe_ranks(ranks, chunk) == expected
-    tally(f"bucket + heap merges vs tiktoken {name}: chunks", len(chunks))
+    kind = "arrays" if compact else "lists"
+    tally(f"bucket + heap merges vs tiktoken {name} ({kind}): chunks", len(chunks))
 
 
 @pytest.mark.parametrize("name", ("cl100k_base", "o200k_base"))
@@ -223,5 +293,6 @@ def test_long_inputs_equal_tiktoken(name):
     oracle = tiktoken_encoding(name)
     tok = Tokenizer.from_tiktoken(name)
     letters = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(20_000))
+    assert len(letters) >= tokenizer_module.COMPACT_PIECE  # the buckets keep arrays here
     for text in ("x" * 50_000, " " * 50_000, " " * 20_000 + "x", letters, "é" * 10_000):
         assert tok.encode_ordinary(text) == oracle.encode_ordinary(text)

@@ -26,7 +26,16 @@ from __future__ import annotations
 
 import heapq
 import re
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from array import array
+from collections.abc import (
+    Callable,
+    Collection,
+    Iterable,
+    Iterator,
+    Mapping,
+    MutableSequence,
+    Sequence,
+)
 from dataclasses import dataclass
 from functools import cache, lru_cache, reduce
 from operator import iadd
@@ -101,9 +110,13 @@ def _named_spec_tables(name: str) -> SpecTables:
 
 
 LONG_PIECE = 256  # bytes; from this length on bpe_ranks uses the bucket queue
+#: bpe_ranks_buckets keeps its linked list and its buckets in arrays from this many bytes on
+#: when the piece starts with at least COMPACT_RANKS distinct pair ranks (see there)
+COMPACT_PIECE = 1 << 14
+COMPACT_RANKS = 64
 
 
-def _part_ranks(ranks: Mapping[bytes, int], piece: bytes, nxt: list[int]) -> list[int]:
+def _part_ranks(ranks: Mapping[bytes, int], piece: bytes, nxt: Sequence[int]) -> list[int]:
     """The ranks of the parts of ``piece`` left by a merge loop, ``nxt[s]`` being the end of
     the part that starts at ``s``."""
     out: list[int] = []
@@ -190,6 +203,14 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
     opened first.  Hence pairs are merged in exactly the heap's (rank, start) order, with a
     heap operation per distinct rank instead of per pair: 2-3x faster on long runs such as
     10^6 spaces, where a few ranks account for all the pairs.
+
+    Every bucket is a sweep over the whole piece.  With many ranks (random letters: over 600
+    pair ranks at the start) the sweeps jump across the piece, and from about 16k bytes on the
+    linked list and the buckets no longer fit in the processor's cache as lists of int
+    objects (a pointer and an object per entry): they are then arrays of machine
+    integers (8 bytes per entry; a bucket is sorted into a list when it is opened).  Reading
+    an array allocates an int, so on shorter pieces and on runs (a few ranks, sequential
+    sweeps) lists stay faster.
     """
     n = len(piece)
     get = ranks.get
@@ -198,9 +219,7 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
         return [token]
     width = (n + 1).bit_length()
     mask = (1 << width) - 1
-    nxt = list(range(1, n + 2))  # nxt[n] = n + 1: the sentinel of bpe_ranks_heap
-    prv = list(range(-1, n - 1))
-    buckets: dict[int, list[int]] = {}
+    buckets: dict[int, MutableSequence[int]] = {}
     bucket_of = buckets.get
     for s in range(n - 1):
         rank = get(piece[s : s + 2])
@@ -210,14 +229,26 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
                 buckets[rank] = [(s << width) | (s + 2)]
             else:
                 bucket.append((s << width) | (s + 2))
+    # nxt[n] = n + 1: the sentinel of bpe_ranks_heap
+    nxt: MutableSequence[int]
+    prv: MutableSequence[int]
+    new_bucket: Callable[[tuple[int]], MutableSequence[int]] = list
+    if n >= COMPACT_PIECE and len(buckets) >= COMPACT_RANKS:
+        nxt = array("q", range(1, n + 2))
+        prv = array("q", range(-1, n - 1))
+        new_bucket = _int_array
+        for rank, bucket in buckets.items():
+            buckets[rank] = _int_array(bucket)  # type: ignore[assignment]
+    else:
+        nxt = list(range(1, n + 2))
+        prv = list(range(-1, n - 1))
     queue = list(buckets)
     heapq.heapify(queue)
     pop = heapq.heappop
     push = heapq.heappush
     while queue:
         rank = pop(queue)
-        entries = buckets.pop(rank)
-        entries.sort()
+        entries = sorted(buckets.pop(rank))
         lower = False
         done = 0
         for key in entries:
@@ -238,7 +269,7 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
                 if new_rank is not None:
                     bucket = bucket_of(new_rank)
                     if bucket is None:
-                        buckets[new_rank] = [(start << width) | right]
+                        buckets[new_rank] = new_bucket(((start << width) | right,))
                         push(queue, new_rank)
                         lower = lower or new_rank < rank
                     else:
@@ -249,7 +280,7 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
                 if new_rank is not None:
                     bucket = bucket_of(new_rank)
                     if bucket is None:
-                        buckets[new_rank] = [(left << width) | end]
+                        buckets[new_rank] = new_bucket(((left << width) | end,))
                         push(queue, new_rank)
                         lower = lower or new_rank < rank
                     else:
@@ -260,6 +291,10 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
                     push(queue, rank)
                 break
     return _part_ranks(ranks, piece, nxt)
+
+
+def _int_array(keys: Iterable[int]) -> MutableSequence[int]:
+    return array("q", keys)
 
 
 class PieceCache(dict[str, list[int]]):
