@@ -163,7 +163,6 @@ theorem sortStep_inv {α : Type} (lt : α → α → Bool) (orig : List α) :
   simp only [sortStep] at h
   split at h
   · simp at h
-  next hw =>
   split at h
   next hlo =>
     simp only [Option.some.injEq] at h
