@@ -22,6 +22,9 @@ public import Bpe.ExecCode
 public import Bpe.ExecRanks
 public import Bpe.ExecRanksLookup
 public import Bpe.ExecRanksRecover
+public import Bpe.ExecRanksSort
+public import Bpe.ExecRanksTables
+public import Bpe.ExecRanksEncode
 public import Bpe.ExecTable
 public import Bpe.Exec
 public import Bpe.Ranks

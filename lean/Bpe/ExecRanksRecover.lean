@@ -10,8 +10,8 @@ swapped for `findTok`: the same loop (`decomposeLoopX` = `Bpe.decomposeLoop`), t
 of pair (`bestPairX` = `Bpe.bestPairIndex`), the same merge step (`mergeAtX` = `Bpe.mergeAt`).
 So whenever `findTok s` answers as `rankOf ranks` does, the executable recovery records
 exactly the spec's merge for every entry (`recoverOne_eq`). `findTok_eq` gives that answer on
-the entries of the key array itself; that the key array (a sort of the parsed entries) answers
-as the parsed table in file order is the remaining step.
+the entries of the key array itself; `Bpe.ExecRanksTables` shows that the key array (a sort of
+the parsed entries) answers as the parsed table in file order (`findTok_keysOf`).
 -/
 
 @[expose] public section
