@@ -74,6 +74,16 @@ def run_length(pred: Callable[[int], bool], cps: Sequence[int], i: int) -> int:
     return j - i
 
 
+def drop_code_points(n: int, cps: Sequence[int], i: int) -> int:
+    """Where the code points after the first ``n`` from ``i`` start (the index form of
+    ``List.drop``; never past the end).
+
+    Lean: ``Bpe.PreTokenizeUnicode.dropCodePoints`` (written out there because the compiled
+    code of core's ``List.drop`` needs a helper the offline Lean does not ship).
+    """
+    return min(i + n, len(cps))
+
+
 def is_newline(c: int) -> bool:
     r"""``[\r\n]``.  Lean: ``Bpe.PreTokenizeUnicode.isNewline``."""
     return c == 10 or c == 13
@@ -150,7 +160,7 @@ def match_trailing_ws(cps: Sequence[int], i: int) -> int:
     w = run_length(is_white_space, cps, i)
     if w == 0:
         return 0
-    if i + w == len(cps):
+    if drop_code_points(w, cps, i) == len(cps):
         return w
     return w - 1
 
