@@ -95,14 +95,25 @@ def test_split_module_is_its_sources_verbatim_in_import_order(tmp_path):
         source = ec.render_split_module(name, tmp_path / "a.in", tmp_path / "a.out")
         pos = 0
         for path in sources:
-            body = ec.module_body(path)
-            assert path.read_text().endswith(body)
+            body = ec.module_body(path).rstrip("\n")
+            assert body in path.read_text()
             found = source.find(body, pos)
             assert found >= pos, path
+            # between two modules: only blank lines and the `end`s of its open sections
+            assert set(source[pos:found].split()) <= {"end", "module"}, path
             pos = found + len(body)
+        ends, _, rest = source[pos:].partition("#eval")
+        assert set(ends.split()) <= {"end"}
         call = (f'#eval Bpe.Exec.runTexts {ec.NEXT_CHUNK[name]} "{tmp_path}/a.in" '
                 f'"{tmp_path}/a.out"')
-        assert source[pos:].strip() == call
+        assert ("#eval" + rest).strip() == call
+
+
+def test_closing_ends_counts_open_anonymous_sections():
+    body = ("@[expose] public section\nnoncomputable section\nnamespace A\nsection B\n"
+            "end B\nend A\nsection\nend\n")
+    assert ec.closing_ends(body) == "end\nend\n"
+    assert ec.closing_ends("def x := 1\n") == ""
 
 
 def test_summary_line_is_parsed():

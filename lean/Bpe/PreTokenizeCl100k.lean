@@ -63,7 +63,7 @@ def matchPunct : List Nat → Nat
 /-- `\s++$`: a whitespace run that reaches the end of the text (0 otherwise). -/
 def matchEndWs (rest : List Nat) : Nat :=
   let w := CodePoint.runLength Unicode.isWhiteSpace rest
-  if (CodePoint.dropCodePoints w rest).isEmpty then w else 0
+  if CodePoint.reachesEnd w rest then w else 0
 
 /-- `\s`. -/
 def matchOneWs : List Nat → Nat

@@ -88,7 +88,9 @@ def isPunctTail (c : Nat) : Bool := c == 10 || c == 13 || c == 47
 /-- ` ?[^\s\p{L}\p{N}]+[\r\n/]*`: giving back the space cannot help (it is not
 punctuation), nor can shortening the punctuation run (`[\r\n/]*` always matches). -/
 def matchPunct (rest : List Nat) : Nat :=
-  let lead := if rest.head? == some 32 then 1 else 0
+  let lead := match rest with
+    | 32 :: _ => 1
+    | _ => 0
   let n := CodePoint.runLength CodePoint.isPunct (CodePoint.dropCodePoints lead rest)
   if n == 0 then 0
   else lead + n + CodePoint.runLength isPunctTail (CodePoint.dropCodePoints (lead + n) rest)

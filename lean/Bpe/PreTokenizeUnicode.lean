@@ -72,6 +72,19 @@ def dropCodePoints : Nat → List Nat → List Nat
   | _ + 1, [] => rfl
   | n + 1, _ :: cs => dropCodePoints_eq n cs
 
+/-- Whether the first `n` code points are all there is (`(cs.drop n).isEmpty`, written out for
+the same reason). -/
+def reachesEnd : Nat → List Nat → Bool
+  | _, [] => true
+  | 0, _ :: _ => false
+  | n + 1, _ :: cs => reachesEnd n cs
+
+@[simp] theorem reachesEnd_eq : ∀ (n : Nat) (cs : List Nat),
+    reachesEnd n cs = (cs.drop n).isEmpty
+  | _, [] => by simp [reachesEnd]
+  | 0, _ :: _ => rfl
+  | n + 1, _ :: cs => reachesEnd_eq n cs
+
 /-- `[\r\n]`. -/
 def isNewline (c : Nat) : Bool := c == 10 || c == 13
 
@@ -122,7 +135,7 @@ def matchNewlineWs (rest : List Nat) : Nat :=
 last code point (the backtracking of `(?!\S)`), which must stay non-empty. -/
 def matchTrailingWs (rest : List Nat) : Nat :=
   let w := runLength Unicode.isWhiteSpace rest
-  if w == 0 then 0 else if (dropCodePoints w rest).isEmpty then w else w - 1
+  if w == 0 then 0 else if reachesEnd w rest then w else w - 1
 
 /-- `\s+`. -/
 def matchWs (rest : List Nat) : Nat := runLength Unicode.isWhiteSpace rest

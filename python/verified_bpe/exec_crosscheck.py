@@ -239,14 +239,31 @@ def split_sources(top: str = EXEC_SPLIT) -> list[Path]:
     return [modules[name].path for name in topo_order(modules) if name in needed]
 
 
+OPEN_SECTION = re.compile(
+    r"^(?:@\[[^\]]*\]\s*)?(?:public\s+)?(?:noncomputable\s+)?section\s*$", re.M)
+END_ANONYMOUS = re.compile(r"^end\s*$", re.M)
+
+
+def closing_ends(body: str) -> str:
+    """``end`` for every anonymous section that ``body`` leaves open (a module's
+    ``@[expose] public section`` and ``noncomputable section`` run to the end of its file).
+    Closed after each module, they cannot reach the next module or the ``#eval``: inside a
+    ``noncomputable section`` the offline Lean's ``#eval`` prints nothing (measured)."""
+    return "end\n" * (len(OPEN_SECTION.findall(body)) - len(END_ANONYMOUS.findall(body)))
+
+
 def render_split_module(name: str, in_path: Path, out_path: Path) -> str:
     """The generated module of the Lean-split route: the text of every module that
     ``Bpe.ExecPreTokenizeCode`` needs (the spec's Unicode tables and pre-tokenizers with their
-    proofs, ``ExecCode``, the driver), each without its header and otherwise verbatim, and one
-    ``#eval`` of ``Bpe.Exec.runTexts`` with the encoding's chunk-length function."""
-    bodies = [module_body(path) for path in split_sources()]
+    proofs, ``ExecCode``, the driver), each without its header and otherwise verbatim, followed
+    by the ``end`` of the sections it leaves open; then one ``#eval`` of
+    ``Bpe.Exec.runTexts`` with the encoding's chunk-length function."""
+    parts = []
+    for path in split_sources():
+        body = module_body(path)
+        parts.append(body.rstrip("\n") + "\n\n" + closing_ends(body))
     return (
-        "module\n\n" + "\n".join(bodies)
+        "module\n\n" + "\n".join(parts)
         + f'\n#eval Bpe.Exec.runTexts {NEXT_CHUNK[name]} "{in_path}" "{out_path}"\n'
     )
 

@@ -33,6 +33,7 @@ from .pretokenize_unicode import (
     match_newline_ws,
     match_trailing_ws,
     pre_tokenize_with,
+    reaches_end,
     run_length,
 )
 from .unicode_tables import is_l, is_white_space
@@ -76,7 +77,7 @@ def match_end_ws(cps: Sequence[int], i: int) -> int:
     Lean: ``Bpe.PreTokenizeCl100k.matchEndWs``.
     """
     w = run_length(is_white_space, cps, i)
-    return w if drop_code_points(w, cps, i) == len(cps) else 0
+    return w if reaches_end(w, cps, i) else 0
 
 
 def match_one_ws(cps: Sequence[int], i: int) -> int:

@@ -84,6 +84,15 @@ def drop_code_points(n: int, cps: Sequence[int], i: int) -> int:
     return min(i + n, len(cps))
 
 
+def reaches_end(n: int, cps: Sequence[int], i: int) -> bool:
+    """Whether the ``n`` code points from ``i`` are all there is.
+
+    Lean: ``Bpe.PreTokenizeUnicode.reachesEnd`` (``(cs.drop n).isEmpty``, written out for
+    the offline compiler).
+    """
+    return drop_code_points(n, cps, i) == len(cps)
+
+
 def is_newline(c: int) -> bool:
     r"""``[\r\n]``.  Lean: ``Bpe.PreTokenizeUnicode.isNewline``."""
     return c == 10 or c == 13
@@ -160,7 +169,7 @@ def match_trailing_ws(cps: Sequence[int], i: int) -> int:
     w = run_length(is_white_space, cps, i)
     if w == 0:
         return 0
-    if drop_code_points(w, cps, i) == len(cps):
+    if reaches_end(w, cps, i):
         return w
     return w - 1
 
