@@ -19,6 +19,8 @@ public import Bpe.PreTokenizeCl100k
 public import Bpe.PreTokenizeO200k
 public import Bpe.Encoders
 public import Bpe.ExecCode
+public import Bpe.ExecPreTokenizeCode
+public import Bpe.ExecPreTokenize
 public import Bpe.ExecRanks
 public import Bpe.ExecRanksLookup
 public import Bpe.ExecRanksRecover

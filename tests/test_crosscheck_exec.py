@@ -1,7 +1,9 @@
-"""Route 3 of the cross-check: Lean's compiler turns the executable encoder (`Bpe.ExecCode`,
-proven equal to the spec by `Bpe.Exec.encodeWith_eq`) into IR, and the offline Lean's
-interpreter runs it (`#eval`) on the FULL `cl100k_base` and `o200k_base` tables and 10,000
-texts per encoding; the ids must equal tiktoken's and the Python reference's.
+"""Route 3 of the cross-check: Lean's compiler turns the spec's Unicode pre-tokenizers and the
+executable encoder (`Bpe.ExecPreTokenizeCode`, `Bpe.ExecCode`, proven equal to the spec by
+`Bpe.Exec.preTokenizeX_eq` and `Bpe.Exec.encodeWith_eq`) into IR, and the offline Lean's
+interpreter runs it (`#eval`) on the FULL `cl100k_base` and `o200k_base` tables and 10,000 raw
+texts per encoding; the ids must equal tiktoken's and the Python reference's. A smaller run
+feeds tiktoken's chunks to `runFiles` (the input of `lake exe bpe-encode`).
 
 The fast tests check the generator against independent oracles (tiktoken's own split and
 Python's parsing of the file); the `lean`-marked test runs the offline Lean (minutes).
@@ -67,6 +69,53 @@ def test_generated_module_is_the_exec_code_verbatim(tmp_path):
     assert source[len(code):].strip() == call
 
 
+def test_raw_input_holds_each_texts_utf8_bytes():
+    tables = ec.load_tables("cl100k_base", 300)
+    texts = ec.default_texts(5, 5, 5) + ["", "a\r\n\u00e9\U0001F600"]
+    nums = iter(int(x) for x in ec.render_input(tables, texts, lean_split=True).split())
+    for _ in range(256):
+        next(nums)
+    for _ in range(3 * next(nums)):
+        next(nums)
+    assert next(nums) == len(texts)
+    for text in texts:
+        assert bytes(next(nums) for _ in range(next(nums))) == text.encode("utf-8")
+    assert next(nums, None) is None
+
+
+def test_split_module_is_its_sources_verbatim_in_import_order(tmp_path):
+    sources = ec.split_sources()
+    names = [p.stem for p in sources]
+    for needed in ("ExecCode", "UnicodeTables", "PreTokenizeUnicode", "PreTokenizeCl100k",
+                   "PreTokenizeO200k", "ExecPreTokenizeCode"):
+        assert needed in names
+    assert names[-1] == "ExecPreTokenizeCode"
+    assert "Exec" not in names and "ExecPreTokenize" not in names  # no proofs of Exec needed
+    for name in ec.ENCODINGS:
+        source = ec.render_split_module(name, tmp_path / "a.in", tmp_path / "a.out")
+        pos = 0
+        for path in sources:
+            body = ec.module_body(path).rstrip("\n")
+            assert body in path.read_text()
+            found = source.find(body, pos)
+            assert found >= pos, path
+            # between two modules: only blank lines and the `end`s of its open sections
+            assert set(source[pos:found].split()) <= {"end", "module"}, path
+            pos = found + len(body)
+        ends, _, rest = source[pos:].partition("#eval")
+        assert set(ends.split()) <= {"end"}
+        call = (f'#eval Bpe.Exec.runTexts {ec.NEXT_CHUNK[name]} "{tmp_path}/a.in" '
+                f'"{tmp_path}/a.out"')
+        assert ("#eval" + rest).strip() == call
+
+
+def test_closing_ends_counts_open_anonymous_sections():
+    body = ("@[expose] public section\nnoncomputable section\nnamespace A\nsection B\n"
+            "end B\nend A\nsection\nend\n")
+    assert ec.closing_ends(body) == "end\nend\n"
+    assert ec.closing_ends("def x := 1\n") == ""
+
+
 def test_summary_line_is_parsed():
     m = ec.SUMMARY.search("foo\nentries texts tokens load_ms encode_ms: 5 2 9 10 20\n")
     assert m is not None and m.groups() == ("5", "2", "9", "10", "20")
@@ -96,3 +145,18 @@ def test_compiled_lean_agrees_with_tiktoken_on_full_vocabulary(name, tally):
     tally(f"exec crosscheck {name}: Lean seconds", int(run.lean_seconds))
     tally(f"exec crosscheck {name}: interpreter encode ms", run.encode_ms)
     tally(f"exec crosscheck {name}: Lean peak RSS MiB", run.peak_rss_kib // 1024)
+
+
+@pytest.mark.lean
+@pytest.mark.slow
+def test_compiled_lean_on_tiktokens_chunks(tally):
+    """`runFiles` (what `bpe-encode` runs) on chunks written by Python, on a slice."""
+    tables = ec.load_tables("cl100k_base", 3000)
+    texts = ec.default_texts(100, 60, 40)
+    run = ec.run_lean(tables, texts, REPO / ".cache" / "exec", lean_split=False)
+    assert run.entries == len(tables.merges)
+    enc = ec.oracle(tables)
+    expected = [enc.encode_ordinary(t) for t in texts]
+    bad = ec.mismatches(texts, run.ids, expected)
+    assert not bad, bad[:5]
+    tally("exec crosscheck chunks (cl100k_base, 3,000 ranks): texts", len(texts))

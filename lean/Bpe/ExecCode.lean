@@ -233,10 +233,12 @@ def shuffleOf (a : Array UInt8) (x : UInt8) : UInt8 :=
   if h : x.toNat < a.size then a[x.toNat] else x
 
 /-- Read `inPath` (256 shuffle values; the number of table entries and the entries
-`left right rank` sorted by pair; the number of texts and the texts, each the number of its
-chunks and every chunk as its length and bytes), encode every text, write one line of ids per
-text to `outPath`. Returns a summary line; fails if the table is not sorted. -/
-def runFiles (inPath outPath : String) : IO String := do
+`left right rank` sorted by pair; the number of texts and the texts), encode the texts with
+`encodeAll` (its arguments: the file, the table, the shuffle, the number of blocks, the number
+of texts, the position of the first), write one line of ids per text to `outPath`. Returns a
+summary line; fails if the table is not sorted. -/
+def runWith (encodeAll : ByteArray → Array Entry → (UInt8 → UInt8) → Nat → Nat → Nat → Out →
+    Out × Nat) (inPath outPath : String) : IO String := do
   let t0 ← IO.monoMsNow
   let b ← IO.FS.readBinFile inPath
   let shuf := readByteTable b 256 0 #[]
@@ -246,11 +248,15 @@ def runFiles (inPath outPath : String) : IO String := do
     throw (IO.userError "the merge table is not sorted strictly by pair")
   let nt := readNat b tab.2
   let t1 ← IO.monoMsNow
-  let o := (encodeAllTexts b tab.1 (shuffleOf shuf.1) (nt.1 / block + 1) nt.1 nt.2 ⟨"", 0, 0⟩).1
+  let o := (encodeAll b tab.1 (shuffleOf shuf.1) (nt.1 / block + 1) nt.1 nt.2 ⟨"", 0, 0⟩).1
   IO.FS.writeFile outPath o.text
   let t2 ← IO.monoMsNow
   let line := pushIds "entries texts tokens load_ms encode_ms: " 0
     [tab.1.size, o.texts, o.tokens, t1 - t0, t2 - t1]
   return line.1
+
+/-- `runWith` on pre-tokenized texts: each text is the number of its chunks and every chunk
+as its length and bytes. -/
+def runFiles (inPath outPath : String) : IO String := runWith encodeAllTexts inPath outPath
 
 end Bpe.Exec

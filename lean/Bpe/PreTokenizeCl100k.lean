@@ -48,7 +48,8 @@ def matchWord : List Nat → Nat
 /-- `[^\s\p{L}\p{N}]++[\r\n]*+`: 0 unless at least one punctuation code point. -/
 def punctTail (rest : List Nat) : Nat :=
   let n := CodePoint.runLength CodePoint.isPunct rest
-  if n == 0 then 0 else n + CodePoint.runLength CodePoint.isNewline (rest.drop n)
+  if n == 0 then 0
+  else n + CodePoint.runLength CodePoint.isNewline (CodePoint.dropCodePoints n rest)
 
 /-- ` ?[^\s\p{L}\p{N}]++[\r\n]*+`. -/
 def matchPunct : List Nat → Nat
@@ -62,7 +63,7 @@ def matchPunct : List Nat → Nat
 /-- `\s++$`: a whitespace run that reaches the end of the text (0 otherwise). -/
 def matchEndWs (rest : List Nat) : Nat :=
   let w := CodePoint.runLength Unicode.isWhiteSpace rest
-  if (rest.drop w).isEmpty then w else 0
+  if CodePoint.reachesEnd w rest then w else 0
 
 /-- `\s`. -/
 def matchOneWs : List Nat → Nat

@@ -55,13 +55,13 @@ def lastLowerEnd : Nat → List Nat → Nat
 /-- `U*W+`: the length of its first match in backtracking order, 0 if none. -/
 def casedCore (rest : List Nat) : Nat :=
   let u := CodePoint.runLength isUpperClass rest
-  let w := CodePoint.runLength isLowerClass (rest.drop u)
+  let w := CodePoint.runLength isLowerClass (CodePoint.dropCodePoints u rest)
   if w != 0 then u + w else lastLowerEnd u rest
 
 /-- `U+W*`: the `U` run (at least one) then the `W` run, 0 if no `U`. -/
 def upperCore (rest : List Nat) : Nat :=
   let u := CodePoint.runLength isUpperClass rest
-  if u == 0 then 0 else u + CodePoint.runLength isLowerClass (rest.drop u)
+  if u == 0 then 0 else u + CodePoint.runLength isLowerClass (CodePoint.dropCodePoints u rest)
 
 /-- `[^\r\n\p{L}\p{N}]?` before `core`: with the lead if that matches, else without. -/
 def withLead (core : List Nat → Nat) : List Nat → Nat
@@ -74,7 +74,7 @@ def withLead (core : List Nat → Nat) : List Nat → Nat
 
 /-- A word of length `n` followed by `C?`; 0 stays 0. -/
 def withContraction (n : Nat) (rest : List Nat) : Nat :=
-  if n == 0 then 0 else n + CodePoint.matchContraction (rest.drop n)
+  if n == 0 then 0 else n + CodePoint.matchContraction (CodePoint.dropCodePoints n rest)
 
 /-- `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+C?`. -/
 def matchWordCased (rest : List Nat) : Nat := withContraction (withLead casedCore rest) rest
@@ -88,9 +88,12 @@ def isPunctTail (c : Nat) : Bool := c == 10 || c == 13 || c == 47
 /-- ` ?[^\s\p{L}\p{N}]+[\r\n/]*`: giving back the space cannot help (it is not
 punctuation), nor can shortening the punctuation run (`[\r\n/]*` always matches). -/
 def matchPunct (rest : List Nat) : Nat :=
-  let lead := if rest.head? == some 32 then 1 else 0
-  let n := CodePoint.runLength CodePoint.isPunct (rest.drop lead)
-  if n == 0 then 0 else lead + n + CodePoint.runLength isPunctTail (rest.drop (lead + n))
+  let lead := match rest with
+    | 32 :: _ => 1
+    | _ => 0
+  let n := CodePoint.runLength CodePoint.isPunct (CodePoint.dropCodePoints lead rest)
+  if n == 0 then 0
+  else lead + n + CodePoint.runLength isPunctTail (CodePoint.dropCodePoints (lead + n) rest)
 
 /-- Length (in code points) of the chunk starting at `rest`: the first branch that matches,
 in the pattern's order, or 1. -/

@@ -58,6 +58,33 @@ def runLength (p : Nat → Bool) : List Nat → Nat
   | [] => 0
   | c :: cs => if p c then runLength p cs + 1 else 0
 
+/-- The code points after the first `n`: `List.drop`, written out because the compiled code of
+core's `List.drop` calls a helper that the offline toolchain does not ship, and the compiled
+cross-check runs these branches (`Bpe.ExecPreTokenize`). -/
+def dropCodePoints : Nat → List Nat → List Nat
+  | 0, cs => cs
+  | _, [] => []
+  | n + 1, _ :: cs => dropCodePoints n cs
+
+@[simp] theorem dropCodePoints_eq : ∀ (n : Nat) (cs : List Nat),
+    dropCodePoints n cs = cs.drop n
+  | 0, _ => rfl
+  | _ + 1, [] => rfl
+  | n + 1, _ :: cs => dropCodePoints_eq n cs
+
+/-- Whether the first `n` code points are all there is (`(cs.drop n).isEmpty`, written out for
+the same reason). -/
+def reachesEnd : Nat → List Nat → Bool
+  | _, [] => true
+  | 0, _ :: _ => false
+  | n + 1, _ :: cs => reachesEnd n cs
+
+@[simp] theorem reachesEnd_eq : ∀ (n : Nat) (cs : List Nat),
+    reachesEnd n cs = (cs.drop n).isEmpty
+  | _, [] => by simp [reachesEnd]
+  | 0, _ :: _ => rfl
+  | n + 1, _ :: cs => reachesEnd_eq n cs
+
 /-- `[\r\n]`. -/
 def isNewline (c : Nat) : Bool := c == 10 || c == 13
 
@@ -108,7 +135,7 @@ def matchNewlineWs (rest : List Nat) : Nat :=
 last code point (the backtracking of `(?!\S)`), which must stay non-empty. -/
 def matchTrailingWs (rest : List Nat) : Nat :=
   let w := runLength Unicode.isWhiteSpace rest
-  if w == 0 then 0 else if (rest.drop w).isEmpty then w else w - 1
+  if w == 0 then 0 else if reachesEnd w rest then w else w - 1
 
 /-- `\s+`. -/
 def matchWs (rest : List Nat) : Nat := runLength Unicode.isWhiteSpace rest

@@ -3,16 +3,21 @@
 ``Bpe.ExecCode`` is an encoder written so that Lean's compiler turns it into IR that the
 offline (WebAssembly) Lean's interpreter runs; ``Bpe.Exec.encodeWith_eq`` proves it returns
 exactly ``Bpe.encodeWith`` on the same merge table.  This module writes the tables of a full
-vocabulary (the 256-entry byte shuffle and the merges, sorted by pair) and the pre-tokenized
-texts into one file of decimal numbers, generates a Lean module (the text of
-``lean/Bpe/ExecCode.lean`` and an ``#eval`` of ``Bpe.Exec.runFiles`` on the file), checks that
-module with the offline Lean (Lean's compiler produces IR, its interpreter runs it), reads the
-ids Lean wrote and compares them with **tiktoken** and with the Python reference
-(:mod:`verified_bpe.spec`).
+vocabulary (the 256-entry byte shuffle and the merges, sorted by pair) and the raw texts into
+one file of decimal numbers, generates a Lean module (the text of ``Bpe.ExecPreTokenizeCode``
+and of every module it imports: the spec's Unicode tables and pre-tokenizers, ``ExecCode``;
+then an ``#eval`` of ``Bpe.Exec.runTexts`` on the file), checks that module with the offline
+Lean (Lean's compiler produces IR, its interpreter runs it: the spec's pre-tokenizer of the
+encoding, ``Bpe.preTokenizeCl100k``/``Bpe.preTokenizeO200k`` by ``Bpe.Exec.preTokenizeX_eq``,
+then the encoder), reads the ids Lean wrote and compares them with **tiktoken** and with the
+Python reference (:mod:`verified_bpe.spec`).  So the whole of ``Bpe.encodeCl100k`` /
+``Bpe.encodeO200k`` runs in Lean on every text.  With ``--python-split`` Python writes the
+chunks of tiktoken's split pattern instead and Lean runs ``Bpe.Exec.runFiles`` (the input of
+``lake exe bpe-encode``).
 
 Texts (deterministic): lines of the standard library's sources, messages of the installed
-non-English gettext catalogs, and seeded random Unicode strings.  Chunks come from the
-encoding's own split pattern (tiktoken's), so the expected ids are tiktoken's ids for the text.
+non-English gettext catalogs, and seeded random Unicode strings; the expected ids are
+tiktoken's ids for the text.
 
 With ``--from-ranks`` Lean itself reads the published ``.tiktoken`` file (``Bpe.ExecRanks``:
 base64 decoding, a sorted key array with binary search, the merge recovery and the byte shuffle
@@ -152,13 +157,24 @@ def render_texts(name: str, texts: Sequence[str]) -> list[str]:
     return out
 
 
-def render_input(tables: Tables, texts: Sequence[str]) -> str:
+def render_raw_texts(texts: Sequence[str]) -> list[str]:
+    """The number of texts and, per text, its length in UTF-8 bytes followed by its bytes
+    (decimal), one line per text: Lean pre-tokenizes them itself."""
+    out = [str(len(texts))]
+    for text in texts:
+        data = text.encode("utf-8")
+        out.append(f"{len(data)} " + " ".join(map(str, data)))
+    return out
+
+
+def render_input(tables: Tables, texts: Sequence[str], lean_split: bool = False) -> str:
     """The driver's input: 256 shuffle values; the number of merges and the merges
-    ``left right rank`` sorted by pair; then the texts (:func:`render_texts`); all decimal,
-    whitespace-separated."""
+    ``left right rank`` sorted by pair; then the texts, pre-tokenized by Python
+    (:func:`render_texts`) or raw for Lean to pre-tokenize (:func:`render_raw_texts`); all
+    decimal, whitespace-separated."""
     out = [" ".join(map(str, tables.shuffle)), str(len(tables.merges))]
     out += [f"{a} {b} {r}" for (a, b), r in sorted(tables.merges.items())]
-    out += render_texts(tables.name, texts)
+    out += render_raw_texts(texts) if lean_split else render_texts(tables.name, texts)
     return "\n".join(out) + "\n"
 
 
@@ -197,6 +213,58 @@ def render_module(in_path: Path, out_path: Path) -> str:
     return (
         EXEC_CODE.read_text(encoding="utf-8")
         + f'\n#eval Bpe.Exec.runFiles "{in_path}" "{out_path}"\n'
+    )
+
+
+#: the pre-tokenizing driver (module ``Bpe.ExecPreTokenizeCode``) and, per encoding, the
+#: spec's chunk-length function it runs
+EXEC_SPLIT = "Bpe.ExecPreTokenizeCode"
+NEXT_CHUNK = {"cl100k_base": "Bpe.Cl100k.nextChunkLen", "o200k_base": "Bpe.O200k.nextChunkLen"}
+
+
+def split_sources(top: str = EXEC_SPLIT) -> list[Path]:
+    """The files of module ``top`` and of every module it imports, dependencies first (the
+    build's own import graph and order)."""
+    from .toolchain.build import discover, topo_order
+
+    lean_dir = EXEC_CODE.parents[1]
+    modules = discover(lean_dir)
+    needed: set[str] = set()
+    todo = [top]
+    while todo:
+        name = todo.pop()
+        if name not in needed:
+            needed.add(name)
+            todo += [d for d in modules[name].imports if d in modules]
+    return [modules[name].path for name in topo_order(modules) if name in needed]
+
+
+OPEN_SECTION = re.compile(
+    r"^(?:@\[[^\]]*\]\s*)?(?:public\s+)?(?:noncomputable\s+)?section\s*$", re.M)
+END_ANONYMOUS = re.compile(r"^end\s*$", re.M)
+
+
+def closing_ends(body: str) -> str:
+    """``end`` for every anonymous section that ``body`` leaves open (a module's
+    ``@[expose] public section`` and ``noncomputable section`` run to the end of its file).
+    Closed after each module, they cannot reach the next module or the ``#eval``: inside a
+    ``noncomputable section`` the offline Lean's ``#eval`` prints nothing (measured)."""
+    return "end\n" * (len(OPEN_SECTION.findall(body)) - len(END_ANONYMOUS.findall(body)))
+
+
+def render_split_module(name: str, in_path: Path, out_path: Path) -> str:
+    """The generated module of the Lean-split route: the text of every module that
+    ``Bpe.ExecPreTokenizeCode`` needs (the spec's Unicode tables and pre-tokenizers with their
+    proofs, ``ExecCode``, the driver), each without its header and otherwise verbatim, followed
+    by the ``end`` of the sections it leaves open; then one ``#eval`` of
+    ``Bpe.Exec.runTexts`` with the encoding's chunk-length function."""
+    parts = []
+    for path in split_sources():
+        body = module_body(path)
+        parts.append(body.rstrip("\n") + "\n\n" + closing_ends(body))
+    return (
+        "module\n\n" + "\n".join(parts)
+        + f'\n#eval Bpe.Exec.runTexts {NEXT_CHUNK[name]} "{in_path}" "{out_path}"\n'
     )
 
 
@@ -275,18 +343,23 @@ def _check_module(runner, builder, source: Path, summary: re.Pattern[str], out_p
     return result, [int(g) for g in m.groups()], ids
 
 
-def run_lean(tables: Tables, texts: Sequence[str], work: Path, runner=None, builder=None) -> Run:
+def run_lean(tables: Tables, texts: Sequence[str], work: Path, runner=None, builder=None,
+             lean_split: bool = True) -> Run:
     """Write the input and the module under ``work``, check the module with Lean, read back
-    the ids."""
+    the ids. With ``lean_split`` (the default) Lean pre-tokenizes the raw texts with the spec's
+    Unicode pre-tokenizer of the encoding (``runTexts``); otherwise Python writes tiktoken's
+    chunks (``runFiles``, what ``bpe-encode`` reads)."""
     runner, builder = _toolchain(runner, builder)
     work = work.resolve()
     work.mkdir(parents=True, exist_ok=True)
-    mod = MODULE_NAMES[tables.name]
+    mod = MODULE_NAMES[tables.name] + ("" if lean_split else "Chunks")
     in_path, out_path = work / f"{mod}.in", work / f"{mod}.out"
-    in_path.write_text(render_input(tables, texts), encoding="ascii")
+    in_path.write_text(render_input(tables, texts, lean_split), encoding="ascii")
     out_path.unlink(missing_ok=True)
     source = work / f"ExecRun{mod}.lean"
-    source.write_text(render_module(in_path, out_path), encoding="utf-8")
+    text = (render_split_module(tables.name, in_path, out_path) if lean_split
+            else render_module(in_path, out_path))
+    source.write_text(text, encoding="utf-8")
     result, counts, ids = _check_module(runner, builder, source, SUMMARY, out_path, len(texts))
     entries, _, tokens, load_ms, encode_ms = counts
     return Run(ids, entries, tokens, load_ms, encode_ms, result.seconds, result.peak_rss_kib,
@@ -396,20 +469,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path(".cache/exec"))
     ap.add_argument("--from-ranks", action="store_true",
                     help="Lean reads the .tiktoken rank file and builds the tables itself")
+    ap.add_argument("--python-split", action="store_true",
+                    help="Python writes tiktoken's chunks (the input of bpe-encode) instead of "
+                         "Lean pre-tokenizing the raw texts")
     args = ap.parse_args(argv)
     tables = load_tables(args.encoding, args.ranks)
     texts = default_texts(args.stdlib, args.catalog, args.random)
     if args.from_ranks:
         return main_from_ranks(args, tables, texts)
     start = time.monotonic()
-    run = run_lean(tables, texts, args.out)
+    run = run_lean(tables, texts, args.out, lean_split=not args.python_split)
     wall = time.monotonic() - start
     enc = oracle(tables)
     expected = [enc.encode_ordinary(t) for t in texts]
     bad = mismatches(texts, run.ids, expected)
     ref_bad = [] if args.no_reference else mismatches(texts, reference_ids(tables, texts),
                                                       expected)
-    print(f"{args.encoding}: {len(tables.merges)} merges, {len(texts)} texts, {run.tokens} tokens")
+    split = "tiktoken's chunks" if args.python_split else "pre-tokenized by Lean"
+    print(f"{args.encoding}: {len(tables.merges)} merges, {len(texts)} texts ({split}), "
+          f"{run.tokens} tokens")
     print(f"Lean: check {run.lean_seconds:.1f} s (wall {wall:.1f} s incl. writing the input), "
           f"peak RSS {run.peak_rss_kib // 1024} MiB; in the interpreter: reading the tables "
           f"{run.load_ms / 1000:.1f} s, encoding {run.encode_ms / 1000:.1f} s "

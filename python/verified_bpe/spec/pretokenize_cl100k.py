@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .pretokenize_unicode import (
+    drop_code_points,
     first_match,
     is_newline,
     is_punct,
@@ -32,6 +33,7 @@ from .pretokenize_unicode import (
     match_newline_ws,
     match_trailing_ws,
     pre_tokenize_with,
+    reaches_end,
     run_length,
 )
 from .unicode_tables import is_l, is_white_space
@@ -56,7 +58,7 @@ def punct_tail(cps: Sequence[int], i: int) -> int:
     Lean: ``Bpe.PreTokenizeCl100k.punctTail``.
     """
     n = run_length(is_punct, cps, i)
-    return 0 if n == 0 else n + run_length(is_newline, cps, i + n)
+    return 0 if n == 0 else n + run_length(is_newline, cps, drop_code_points(n, cps, i))
 
 
 def match_punct(cps: Sequence[int], i: int) -> int:
@@ -75,7 +77,7 @@ def match_end_ws(cps: Sequence[int], i: int) -> int:
     Lean: ``Bpe.PreTokenizeCl100k.matchEndWs``.
     """
     w = run_length(is_white_space, cps, i)
-    return w if i + w == len(cps) else 0
+    return w if reaches_end(w, cps, i) else 0
 
 
 def match_one_ws(cps: Sequence[int], i: int) -> int:

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .pretokenize_unicode import (
+    drop_code_points,
     first_match,
     is_punct,
     is_word_lead,
@@ -72,7 +73,7 @@ def cased_core(cps: Sequence[int], i: int) -> int:
     Lean: ``Bpe.PreTokenizeO200k.casedCore``.
     """
     u = run_length(is_upper_class, cps, i)
-    w = run_length(is_lower_class, cps, i + u)
+    w = run_length(is_lower_class, cps, drop_code_points(u, cps, i))
     return u + w if w != 0 else last_lower_end(u, cps, i)
 
 
@@ -82,7 +83,7 @@ def upper_core(cps: Sequence[int], i: int) -> int:
     Lean: ``Bpe.PreTokenizeO200k.upperCore``.
     """
     u = run_length(is_upper_class, cps, i)
-    return 0 if u == 0 else u + run_length(is_lower_class, cps, i + u)
+    return 0 if u == 0 else u + run_length(is_lower_class, cps, drop_code_points(u, cps, i))
 
 
 def with_lead(core: Callable[[Sequence[int], int], int], cps: Sequence[int], i: int) -> int:
@@ -102,7 +103,7 @@ def with_contraction(n: int, cps: Sequence[int], i: int) -> int:
 
     Lean: ``Bpe.PreTokenizeO200k.withContraction``.
     """
-    return 0 if n == 0 else n + match_contraction(cps, i + n)
+    return 0 if n == 0 else n + match_contraction(cps, drop_code_points(n, cps, i))
 
 
 def match_word_cased(cps: Sequence[int], i: int) -> int:
@@ -127,8 +128,10 @@ def match_punct(cps: Sequence[int], i: int) -> int:
     punctuation run (``[\r\n/]*`` always matches).
     """
     lead = 1 if i < len(cps) and cps[i] == 32 else 0
-    n = run_length(is_punct, cps, i + lead)
-    return 0 if n == 0 else lead + n + run_length(is_punct_tail, cps, i + lead + n)
+    n = run_length(is_punct, cps, drop_code_points(lead, cps, i))
+    if n == 0:
+        return 0
+    return lead + n + run_length(is_punct_tail, cps, drop_code_points(lead + n, cps, i))
 
 
 #: The seven branches in priority order (the list Lean's ``nextChunkLen`` writes out).

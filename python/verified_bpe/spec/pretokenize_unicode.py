@@ -74,6 +74,25 @@ def run_length(pred: Callable[[int], bool], cps: Sequence[int], i: int) -> int:
     return j - i
 
 
+def drop_code_points(n: int, cps: Sequence[int], i: int) -> int:
+    """Where the code points after the first ``n`` from ``i`` start (the index form of
+    ``List.drop``; never past the end).
+
+    Lean: ``Bpe.PreTokenizeUnicode.dropCodePoints`` (written out there because the compiled
+    code of core's ``List.drop`` needs a helper the offline Lean does not ship).
+    """
+    return min(i + n, len(cps))
+
+
+def reaches_end(n: int, cps: Sequence[int], i: int) -> bool:
+    """Whether the ``n`` code points from ``i`` are all there is.
+
+    Lean: ``Bpe.PreTokenizeUnicode.reachesEnd`` (``(cs.drop n).isEmpty``, written out for
+    the offline compiler).
+    """
+    return drop_code_points(n, cps, i) == len(cps)
+
+
 def is_newline(c: int) -> bool:
     r"""``[\r\n]``.  Lean: ``Bpe.PreTokenizeUnicode.isNewline``."""
     return c == 10 or c == 13
@@ -150,7 +169,7 @@ def match_trailing_ws(cps: Sequence[int], i: int) -> int:
     w = run_length(is_white_space, cps, i)
     if w == 0:
         return 0
-    if i + w == len(cps):
+    if reaches_end(w, cps, i):
         return w
     return w - 1
 
