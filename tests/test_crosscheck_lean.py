@@ -279,7 +279,7 @@ def _lean_run(name: str):
     runner, builder = _lean()
     sl = cc.load_slice(name, 1000)
     facts = cc.make_facts(sl, cc.default_texts(N_GENERATED, N_LINES))
-    source = cc.render_module(sl, facts, reduce_sample=3)
+    source = cc.render_module(sl, facts, reduce_sample=3, ranks_ok=True)
     path = _write(source, f"{cc.MODULE_NAMES[name]}.lean")
     return facts, source, runner.check(path, [builder.out_dir])
 
@@ -297,6 +297,7 @@ def test_lean_kernel_agrees_with_tiktoken(name, tally):
     report = [f"{facts[k].text!r}: tiktoken = Python = {list(facts[k].ids)}" for k in failed]
     assert result.ok, "\n".join(report) + "\n" + result.output[-3000:]
     assert "wellFormed" in source and "theorem roundtrip" in source
+    assert "theorem ranksOk " in source and "theorem checkedFast " in source
     # Lean's own output (#reduce) for a sample, beside tiktoken's
     reduced = [eval(m) for m in REDUCED.findall(result.output)]  # noqa: S307 - id lists
     assert reduced == [list(f.ids) for f in facts[:3]], result.output[-3000:]
