@@ -35,6 +35,8 @@ public import Bpe.DecomposeRun
 public import Bpe.MergePair
 public import Bpe.RanksEquiv
 public import Bpe.RanksSlice
+public import Bpe.RankTree
+public import Bpe.RanksFast
 
 /-!
 # Verified byte-level BPE (GPT-4 style)

@@ -8,6 +8,8 @@ The `lean`-marked tests run the offline Lean on the generated modules (minutes e
 
 from __future__ import annotations
 
+import math
+import random
 import re
 from pathlib import Path
 
@@ -140,9 +142,101 @@ def test_module_ranks_are_the_slice_and_every_block_is_checked(name):
         for thm in (f"lookup{k}", f"twoParts{k}", f"recover{k}"):
             assert f"theorem {thm} :" in source
             assert re.search(rf"\b{thm}\b[,\]]", source), thm  # used in an assembly
-    for thm in ("ranksOk", "recoverMerges_eq", "rankShuffle_eq", "encode_eq_ranks",
-                "encodeWith_eq_ranks", "encodeChunk_eq_ranks"):
+    for thm in ("treeOk", "checkedFast", "checked", "ranksOk", "recoverMerges_eq",
+                "rankShuffle_eq", "encode_eq_ranks", "encodeWith_eq_ranks",
+                "encodeChunk_eq_ranks"):
         assert f"theorem {thm} " in source
+    # condition C comes from the fast checker through its soundness theorem
+    assert "checkRanks_of_checkRanksFast checkedFast" in source
+    assert "recoverMerges_eq_of_checkRankTree treeOk" in source
+    assert "rankShuffle_eq_of_checkRankTree treeOk" in source
+
+
+def _key(token: bytes) -> int:
+    """`Bpe.keyOf`, computed independently: the bytes little-endian under a leading 1."""
+    return int.from_bytes(token + b"\x01", "little")
+
+
+def test_key_of_is_the_little_endian_number_and_injective():
+    from verified_bpe.spec.rank_tree import key_of
+
+    rng = random.Random(5)
+    tokens = {b"", b"\x00", b"\x00\x00", b"\x01", b"\xff", b"\x00\x01", b"\x01\x00"}
+    tokens |= {rng.randbytes(rng.randint(0, 6)) for _ in range(2000)}
+    keys = {key_of(t) for t in tokens}
+    assert len(keys) == len(tokens)
+    assert all(key_of(t) == _key(t) for t in tokens)
+
+
+_TREE = re.compile(r"^def tree : RankTree :=\s*(.*?)\n\n", re.M | re.S)
+
+
+def _module_tree(source: str):
+    """The `tree` literal of a module's Lean text, parsed into (key, rank, left, right)."""
+    tokens = re.findall(r"\(|\)|\.node|\.leaf|\d+", _TREE.search(source).group(1))
+    pos = 0
+
+    def take() -> str:
+        nonlocal pos
+        pos += 1
+        return tokens[pos - 1]
+
+    def parse():
+        tok = take()
+        if tok == ".leaf":
+            return None
+        assert tok == "(" and take() == ".node"
+        key, rank = int(take()), int(take())
+        node = (key, rank, parse(), parse())
+        assert take() == ")"
+        return node
+
+    tree = parse()
+    assert pos == len(tokens)
+    return tree
+
+
+def _in_order(tree) -> list[tuple[int, int]]:
+    if tree is None:
+        return []
+    key, rank, left, right = tree
+    return [*_in_order(left), (key, rank), *_in_order(right)]
+
+
+def _height(tree) -> int:
+    return 0 if tree is None else 1 + max(_height(tree[2]), _height(tree[3]))
+
+
+def _search(tree, key: int) -> int | None:
+    while tree is not None and tree[0] != key:
+        tree = tree[2] if key < tree[0] else tree[3]
+    return None if tree is None else tree[1]
+
+
+@pytest.mark.parametrize("name", cc.ENCODINGS)
+def test_module_tree_is_the_balanced_search_tree_of_the_slice(name):
+    """The `tree` literal is a search tree holding exactly the slice's tokens under their
+    keys, balanced (the middle entry at every root, as `RankTree.build` places it), so that
+    a search finds every token's rank and nothing for other byte strings."""
+    sl = cc.load_slice(name, 1000)
+    tree = _module_tree(cc.render_module(sl, [], ranks_ok=True))
+    pairs = _in_order(tree)
+    assert pairs == sorted((_key(t), r) for t, r in sl.ranks.items())
+    assert all(a[0] < b[0] for a, b in zip(pairs, pairs[1:], strict=False))
+    assert _height(tree) == math.ceil(math.log2(len(pairs) + 1))
+
+    def middle_at_roots(node) -> bool:
+        if node is None:
+            return True
+        inner = _in_order(node)
+        return (inner[len(inner) // 2] == node[:2] and middle_at_roots(node[2])
+                and middle_at_roots(node[3]))
+
+    assert middle_at_roots(tree)
+    assert all(_search(tree, _key(t)) == r for t, r in sl.ranks.items())
+    rng = random.Random(7)
+    others = {rng.randbytes(rng.randint(0, 4)) for _ in range(3000)} - set(sl.ranks)
+    assert all(_search(tree, _key(t)) is None for t in others)
 
 
 def test_planted_bad_rank_table_is_refused():
@@ -185,7 +279,7 @@ def _lean_run(name: str):
     runner, builder = _lean()
     sl = cc.load_slice(name, 1000)
     facts = cc.make_facts(sl, cc.default_texts(N_GENERATED, N_LINES))
-    source = cc.render_module(sl, facts, reduce_sample=3)
+    source = cc.render_module(sl, facts, reduce_sample=3, ranks_ok=True)
     path = _write(source, f"{cc.MODULE_NAMES[name]}.lean")
     return facts, source, runner.check(path, [builder.out_dir])
 
@@ -203,6 +297,7 @@ def test_lean_kernel_agrees_with_tiktoken(name, tally):
     report = [f"{facts[k].text!r}: tiktoken = Python = {list(facts[k].ids)}" for k in failed]
     assert result.ok, "\n".join(report) + "\n" + result.output[-3000:]
     assert "wellFormed" in source and "theorem roundtrip" in source
+    assert "theorem ranksOk " in source and "theorem checkedFast " in source
     # Lean's own output (#reduce) for a sample, beside tiktoken's
     reduced = [eval(m) for m in REDUCED.findall(result.output)]  # noqa: S307 - id lists
     assert reduced == [list(f.ids) for f in facts[:3]], result.output[-3000:]

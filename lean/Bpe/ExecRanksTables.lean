@@ -26,22 +26,6 @@ spec's table of `toks.toList`:
 
 namespace Bpe.Exec
 
-/-! ## Lookups in permuted lists -/
-
-/-- On a list without duplicate keys, `List.lookup` does not depend on the order. -/
-theorem lookup_eq_of_perm {α β : Type} [BEq α] [LawfulBEq α] {l l' : List (α × β)}
-    (hp : l.Perm l') (hnd : (l.map Prod.fst).Nodup) (k : α) : l.lookup k = l'.lookup k := by
-  have hnd' : (l'.map Prod.fst).Nodup := (hp.map Prod.fst).nodup_iff.mp hnd
-  cases h : l.lookup k with
-  | some v => exact (lookup_eq_some_of_mem hnd' (hp.mem_iff.mp (mem_of_lookup_eq_some h))).symm
-  | none =>
-    cases h' : l'.lookup k with
-    | none => rfl
-    | some v =>
-      have h2 := lookup_eq_some_of_mem hnd (hp.mem_iff.mpr (mem_of_lookup_eq_some h'))
-      rw [h] at h2
-      simp at h2
-
 theorem nodup_keys_of_sortedToks (s : Array TokEntry) (h : sortedToks s = true) :
     (s.toList.map Prod.fst).Nodup := by
   rw [List.Nodup, List.pairwise_iff_getElem]

@@ -152,6 +152,20 @@ theorem lookup_eq_some_of_mem {α β : Type} [BEq α] [LawfulBEq α] :
       rw [lookup_cons_ne _ _ hne]
       exact lookup_eq_some_of_mem hnd.2 hrest
 
+/-- On a list without duplicate keys, `List.lookup` does not depend on the order. -/
+theorem lookup_eq_of_perm {α β : Type} [BEq α] [LawfulBEq α] {l l' : List (α × β)}
+    (hp : l.Perm l') (hnd : (l.map Prod.fst).Nodup) (k : α) : l.lookup k = l'.lookup k := by
+  have hnd' : (l'.map Prod.fst).Nodup := (hp.map Prod.fst).nodup_iff.mp hnd
+  cases h : l.lookup k with
+  | some v => exact (lookup_eq_some_of_mem hnd' (hp.mem_iff.mp (mem_of_lookup_eq_some h))).symm
+  | none =>
+    cases h' : l'.lookup k with
+    | none => rfl
+    | some v =>
+      have h2 := lookup_eq_some_of_mem hnd (hp.mem_iff.mpr (mem_of_lookup_eq_some h'))
+      rw [h] at h2
+      simp at h2
+
 theorem eq_of_mem_of_nodup_snd {α β : Type} :
     ∀ {v : List (α × β)} {a b : α} {x : β}, (v.map Prod.snd).Nodup → (a, x) ∈ v → (b, x) ∈ v →
       a = b

@@ -42,6 +42,7 @@ from .patterns import (
 from .spec import pretokenize as pt
 from .spec.decompose import recover_merges
 from .spec.encode import encode, encode_with
+from .spec.rank_tree import RankTree, rank_tree
 from .spec.ranks_check import check_ranks
 from .spec.shuffle import byte_shuffle_from_ranks
 from .spec.well_formed import build_vocab
@@ -302,30 +303,49 @@ def _appended(names: list[str], indent: str = "    ") -> str:
     return _wrap(names, indent=indent, width=80).replace(",", " ++")
 
 
+def _tree_literal(tree: RankTree, indent: str) -> str:
+    """A `RankTree` as a Lean term, one node per line."""
+    if tree is None:
+        return ".leaf"
+    key, rank, left, right = tree
+    if left is None and right is None:
+        return f"(.node {key} {rank} .leaf .leaf)"
+    inner = indent + "  "
+    return (f"(.node {key} {rank}\n{inner}{_tree_literal(left, inner)}"
+            f"\n{inner}{_tree_literal(right, inner)})")
+
+
 def _ranks_section(n_blocks: int, ranges: list[str]) -> list[str]:
-    """Condition C for the slice (`checkRanks`, block by block) and its corollaries: the
-    module's `merges` and `shuffle` are the tables recovered from `ranks`, so the main theorem
-    of issue 14 applies to them."""
+    """Condition C for the slice (`checkRanksFast`: lookups in the search tree `tree`, block
+    by block) and its corollaries: the module's `merges` and `shuffle` are the tables recovered
+    from `ranks`, so the main theorem of issue 14 applies to them."""
     blocks = range(n_blocks)
     ranks_eq = _appended([f"ranks{k}" for k in blocks])
+    look = "(lookTree tree)"
     out = [
+        "/-- `tree` is the search tree of `ranks`: looking a byte string up in it is",
+        "`rankOf ranks` (`Bpe.lookTree_eq`). -/",
+        "theorem treeOk : checkRankTree ranks tree = true := by decide +kernel",
         "theorem increasing : ranksIncreasing ranks = true := by decide +kernel",
         "theorem nonempty : ranks.all (fun e => !e.1.isEmpty) = true := by decide +kernel",
     ]
     for k in blocks:
         out += [
-            f"theorem lookup{k} : ranks{k}.all (checkLookup ranks) = true := by decide +kernel",
-            f"theorem twoParts{k} : ranks{k}.all (checkTwoParts ranks) = true := by",
+            f"theorem lookup{k} : ranks{k}.all (checkLookupBy {look}) = true := by",
             "  decide +kernel",
-            f"theorem recover{k} : ranks{k}.filterMap (recoverMerge ranks) = merges{k} := by",
+            f"theorem twoParts{k} : ranks{k}.all (checkTwoPartsBy {look}) = true := by",
+            "  decide +kernel",
+            f"theorem recover{k} : ranks{k}.filterMap (recoverMergeBy {look}) = merges{k} := by",
             "  decide +kernel",
         ]
     n_ranges = len(ranges)
     for k, r in enumerate(ranges):
         out += [
-            f"theorem byteRank{k} : ({r}).all (checkByteRank ranks) = true := by decide +kernel",
-            f"theorem rankShuffle{k} : ({r}).all (checkByteMapEq (rankShuffle ranks) shuffle) =",
-            "    true := by decide +kernel",
+            f"theorem byteRank{k} : ({r}).all (checkByteRankBy {look}) = true := by",
+            "  decide +kernel",
+            f"theorem rankShuffle{k} : ({r}).all",
+            f"    (checkByteMapEq (rankShuffleBy {look}) shuffle) = true := by",
+            "  decide +kernel",
         ]
 
     def names(prefix: str, count: int) -> str:
@@ -333,34 +353,40 @@ def _ranks_section(n_blocks: int, ranges: list[str]) -> list[str]:
 
     out += [
         "",
-        "theorem lookups : ranks.all (checkLookup ranks) = true := by",
-        "  show (", ranks_eq, "    ).all (checkLookup ranks) = true",
+        f"theorem lookups : ranks.all (checkLookupBy {look}) = true := by",
+        "  show (", ranks_eq, f"    ).all (checkLookupBy {look}) = true",
         "  simp only [List.all_append, Bool.and_true,", names("lookup", n_blocks) + "]",
         "",
-        "theorem twoParts : ranks.all (checkTwoParts ranks) = true := by",
-        "  show (", ranks_eq, "    ).all (checkTwoParts ranks) = true",
+        f"theorem twoParts : ranks.all (checkTwoPartsBy {look}) = true := by",
+        "  show (", ranks_eq, f"    ).all (checkTwoPartsBy {look}) = true",
         "  simp only [List.all_append, Bool.and_true,", names("twoParts", n_blocks) + "]",
         "",
-        "theorem byteRanks : (List.range 256).all (checkByteRank ranks) = true := by",
+        f"theorem byteRanks : (List.range 256).all (checkByteRankBy {look}) = true := by",
         "  simp only [range256, List.all_append, Bool.and_true,",
         names("byteRank", n_ranges) + "]",
         "",
-        "/-- The slice passes the checker proven sound (`Bpe.checkRanks_sound`). -/",
-        "theorem checked : checkRanks ranks = true := by",
-        "  simp only [checkRanks, increasing, lookups, nonempty, byteRanks, twoParts,",
-        "    Bool.and_self]",
+        "/-- The slice passes the fast checker, proven sound by",
+        "`Bpe.checkRanks_of_checkRanksFast`. -/",
+        "theorem checkedFast : checkRanksFast ranks tree = true := by",
+        "  simp only [checkRanksFast, checkRanksBy, treeOk, increasing, lookups, nonempty,",
+        "    byteRanks, twoParts, Bool.and_self]",
+        "",
+        "/-- The slice passes the checker of condition C (`Bpe.checkRanks_sound`). -/",
+        "theorem checked : checkRanks ranks = true := checkRanks_of_checkRanksFast checkedFast",
         "",
         "/-- Condition C (`RanksOk`, issue 14) for the slice. -/",
         "theorem ranksOk : RanksOk ranks := checkRanks_sound ranks checked",
         "",
         "/-- `merges` is the merge table recovered from `ranks`. -/",
         "theorem recoverMerges_eq : recoverMerges ranks = merges := by",
-        "  show (", ranks_eq, "    ).filterMap (recoverMerge ranks) =",
+        "  rw [recoverMerges_eq_of_checkRankTree treeOk]",
+        "  show (", ranks_eq, f"    ).filterMap (recoverMergeBy {look}) =",
         _appended([f"merges{k}" for k in blocks]),
         "  simp only [List.filterMap_append,", names("recover", n_blocks) + "]",
         "",
         "/-- `shuffle` is the byte shuffle recovered from `ranks`. -/",
         "theorem rankShuffle_eq : rankShuffle ranks = shuffle := by",
+        "  rw [rankShuffle_eq_of_checkRankTree treeOk]",
         "  apply eq_of_all_checkByteMapEq",
         "  simp only [range256, List.all_append, Bool.and_true,",
         names("rankShuffle", n_ranges) + "]",
@@ -394,8 +420,10 @@ def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
     memory (measured), so the check is split into blocks, each its own theorem (`merges` is
     the concatenation of `merges0`, `merges1`, …; the 256 bytes are ranges of 16), recombined
     with `List.all_append`; `Elab.async false` keeps Lean from elaborating them all at once.
-    The same holds for condition C (`checkRanks`) on `ranks = ranks0 ++ ranks1 ++ …`; merge
-    block `k` holds the merges that rank block `k` records (:func:`rank_blocks`).
+    The same holds for condition C on `ranks = ranks0 ++ ranks1 ++ …`; merge block `k` holds
+    the merges that rank block `k` records (:func:`rank_blocks`). Condition C is checked by
+    `checkRanksFast`, whose lookups go through the search tree `tree` (written as a literal,
+    :func:`verified_bpe.spec.rank_tree.rank_tree`, and checked once: `treeOk`).
     """
     mod = MODULE_NAMES[sl.name]
     if ranks_ok:
@@ -439,6 +467,11 @@ def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
             f"/-- The first {sl.n} ranks (byte string ↦ rank), in rank order. -/",
             "def ranks : RankTable :=",
             _appended([f"ranks{k}" for k in range(len(blocks))], indent="  "),
+            "",
+            "/-- The search tree of `ranks` (byte string coded by `keyOf` ↦ rank), as",
+            "`rankTree ranks` computes it (`treeOk` below). -/",
+            "def tree : RankTree :=",
+            "  " + _tree_literal(rank_tree(sl.ranks.items()), "  "),
             "",
         ]
     for k, blk in enumerate(merge_blocks):
@@ -550,8 +583,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reduce", type=int, default=3, help="facts also shown by #reduce")
     ap.add_argument("--out", type=Path, default=Path(".cache/crosscheck"))
     ap.add_argument("--ranks-ok", action="store_true",
-                    help="also prove condition C (checkRanks) and the issue-14 corollaries for "
-                         "the slice; kernel cost grows with the square of --ranks (README)")
+                    help="also prove condition C (checkRanksFast, lookups in a search tree) and "
+                         "the issue-14 corollaries for the slice (kernel cost: README)")
     args = ap.parse_args(argv)
     sl = load_slice(args.encoding, args.ranks)
     facts = make_facts(sl, default_texts(args.generated, args.lines, args.seed))

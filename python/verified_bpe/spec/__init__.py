@@ -27,6 +27,7 @@ Lean module         Python module          notes
 ``Bpe.RangeTree``   :mod:`.range_tree`     binary search over the ranges = Lean's tree walk
 ``Bpe.Ranks``       :mod:`.ranks`          tiktoken's rank-based merging; ``ranks_ok``
 ``Bpe.RanksCheck``  :mod:`.ranks_check`    ``check_ranks``; also takes a list of pairs
+``Bpe.RankTree``    :mod:`.rank_tree`      the search tree the cross-check writes
 ==================  =====================  ==========================================
 
 Representation: a byte is an ``int`` in ``0..255`` (Lean ``UInt8``); a byte string is
