@@ -173,6 +173,14 @@ theorem loop_eq (t : Array Entry) (hs : sorted t = true) :
   | [] => rfl
   | _ :: xs => by simp [len, len_eq xs]
 
+@[simp] theorem appendBytes_eq : ∀ a b : List UInt8, appendBytes a b = a ++ b
+  | [], _ => rfl
+  | x :: xs, b => by simp [appendBytes, appendBytes_eq xs b]
+
+@[simp] theorem lenBytes_eq : ∀ a : List UInt8, lenBytes a = a.length
+  | [] => rfl
+  | _ :: xs => by simp [lenBytes, lenBytes_eq xs]
+
 @[simp] theorem shuffleBytes_eq (sh : UInt8 → UInt8) :
     ∀ c : List UInt8, shuffleBytes sh c = c.map fun b => (sh b).toNat
   | [] => rfl

@@ -92,6 +92,16 @@ def len : List Nat → Nat
   | [] => 0
   | _ :: xs => len xs + 1
 
+/-- Concatenation of byte strings. -/
+def appendBytes : List UInt8 → List UInt8 → List UInt8
+  | [], ys => ys
+  | x :: xs, ys => x :: appendBytes xs ys
+
+/-- The length of a byte string. -/
+def lenBytes : List UInt8 → Nat
+  | [] => 0
+  | _ :: xs => lenBytes xs + 1
+
 /-- Shuffle the bytes of a chunk into token ids. -/
 def shuffleBytes (sh : UInt8 → UInt8) : List UInt8 → List Nat
   | [] => []

@@ -20,10 +20,6 @@ O200k.nextChunkLen` is `preTokenizeO200k`, and with `Exec.encodeWith_eq` the com
 
 namespace Bpe.Exec
 
-@[simp] theorem byteCount_eq : ∀ bs : List UInt8, byteCount bs = bs.length
-  | [] => rfl
-  | _ :: bs => by simp [byteCount, byteCount_eq bs]
-
 @[simp] theorem unitCount_eq : ∀ us : List (List UInt8), unitCount us = us.length
   | [] => rfl
   | _ :: us => by simp [unitCount, unitCount_eq us]
@@ -49,10 +45,6 @@ namespace Bpe.Exec
   | 0, _ => rfl
   | _ + 1, [] => rfl
   | n + 1, _ :: us => dropUnits_eq n us
-
-@[simp] theorem prependBytes_eq : ∀ (u rest : List UInt8), prependBytes u rest = u ++ rest
-  | [], _ => rfl
-  | b :: bs, rest => by simp [prependBytes, prependBytes_eq bs rest]
 
 @[simp] theorem joinUnits_eq : ∀ us : List (List UInt8), joinUnits us = us.flatten
   | [] => rfl
@@ -82,7 +74,7 @@ theorem splitX_eq (next : List Nat → Nat) : ∀ (fuel : Nat) (us : List (List 
 input. -/
 theorem preTokenizeX_eq (next : List Nat → Nat) (data : Bytes) :
     preTokenizeX next data = CodePoint.preTokenizeWith next data := by
-  simp only [preTokenizeX, CodePoint.preTokenizeWith, byteCount_eq, unitCount_eq, unitsX_eq,
+  simp only [preTokenizeX, CodePoint.preTokenizeWith, lenBytes_eq, unitCount_eq, unitsX_eq,
     codePointsX_eq,
     splitX_eq]
 

@@ -36,11 +36,6 @@ def dropBytes : Nat → List UInt8 → List UInt8
   | _, [] => []
   | n + 1, _ :: bs => dropBytes n bs
 
-/-- The number of bytes (the fuel of `unitsX`). -/
-def byteCount : List UInt8 → Nat
-  | [] => 0
-  | _ :: bs => byteCount bs + 1
-
 /-- The number of units (the fuel of `splitX`). -/
 def unitCount : List (List UInt8) → Nat
   | [] => 0
@@ -71,15 +66,10 @@ def dropUnits : Nat → List (List UInt8) → List (List UInt8)
   | _, [] => []
   | n + 1, _ :: us => dropUnits n us
 
-/-- The bytes of `u` in front of `rest`. -/
-def prependBytes : List UInt8 → List UInt8 → List UInt8
-  | [], rest => rest
-  | b :: bs, rest => b :: prependBytes bs rest
-
 /-- The bytes of the units, in order. -/
 def joinUnits : List (List UInt8) → List UInt8
   | [] => []
-  | u :: us => prependBytes u (joinUnits us)
+  | u :: us => appendBytes u (joinUnits us)
 
 /-- The splitting loop over units `us` whose code points are `cps`: the next chunk is the
 first `next cps` units; units and code points are dropped in step. -/
@@ -93,7 +83,7 @@ def splitX (next : List Nat → Nat) : Nat → List (List UInt8) → List Nat �
 
 /-- Pre-tokenize bytes with a chunk-length function (`CodePoint.preTokenizeWith`). -/
 def preTokenizeX (next : List Nat → Nat) (data : List UInt8) : List (List UInt8) :=
-  let units := unitsX (byteCount data) data
+  let units := unitsX (lenBytes data) data
   splitX next (unitCount units) units (codePointsX units)
 
 /-- Encode `n` texts starting at `i` (each: its length in bytes, then its bytes),

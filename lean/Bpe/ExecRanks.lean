@@ -49,16 +49,6 @@ def bytesEq : List UInt8 → List UInt8 → Bool
   | a :: as, b :: bs => a.toNat == b.toNat && bytesEq as bs
   | _, _ => false
 
-/-- Concatenation of byte strings. -/
-def appendBytes : List UInt8 → List UInt8 → List UInt8
-  | [], ys => ys
-  | x :: xs, ys => x :: appendBytes xs ys
-
-/-- The length of a byte string. -/
-def lenBytes : List UInt8 → Nat
-  | [] => 0
-  | _ :: xs => lenBytes xs + 1
-
 /-! ## Byte string ↦ rank -/
 
 /-- Binary search for `k` among the entries `lo ≤ i < hi` of a key array sorted by bytes. -/

@@ -1,6 +1,7 @@
 module
 
 public import Bpe.ExecRanksLookup
+public import Bpe.Exec
 
 /-!
 # The executable merge recovery is the spec's, given an equal lookup
@@ -17,14 +18,6 @@ the parsed entries) answers as the parsed table in file order (`findTok_keysOf`)
 @[expose] public section
 
 namespace Bpe.Exec
-
-@[simp] theorem appendBytes_eq : ∀ a b : List UInt8, appendBytes a b = a ++ b
-  | [], _ => rfl
-  | x :: xs, b => by simp [appendBytes, appendBytes_eq xs b]
-
-@[simp] theorem lenBytes_eq : ∀ a : List UInt8, lenBytes a = a.length
-  | [] => rfl
-  | _ :: xs => by simp [lenBytes, lenBytes_eq xs]
 
 @[simp] theorem singles_eq : ∀ a : List UInt8, singles a = a.map fun b => [b]
   | [] => rfl
