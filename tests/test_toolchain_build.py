@@ -32,6 +32,17 @@ def test_topo_order_respects_imports():
                 assert order.index(dep) < order.index(name)
 
 
+def test_topo_order_from_roots_is_their_import_closure():
+    modules = {
+        "A.Top": mod("A.Top", ["A.Mid", "Init"]),
+        "A.Mid": mod("A.Mid", ["A.Base", "Std.Data"]),
+        "A.Base": mod("A.Base", []),
+        "A.Side": mod("A.Side", ["A.Base"]),
+    }
+    assert topo_order(modules, ["A.Top"]) == ["A.Base", "A.Mid", "A.Top"]
+    assert topo_order(modules, ["A.Side"]) == ["A.Base", "A.Side"]
+
+
 def test_topo_order_detects_cycles():
     modules = {"A": mod("A", ["B"]), "B": mod("B", ["C"]), "C": mod("C", ["A"])}
     with pytest.raises(BuildError, match="cycle"):

@@ -227,16 +227,8 @@ def split_sources(top: str = EXEC_SPLIT) -> list[Path]:
     build's own import graph and order)."""
     from .toolchain.build import discover, topo_order
 
-    lean_dir = EXEC_CODE.parents[1]
-    modules = discover(lean_dir)
-    needed: set[str] = set()
-    todo = [top]
-    while todo:
-        name = todo.pop()
-        if name not in needed:
-            needed.add(name)
-            todo += [d for d in modules[name].imports if d in modules]
-    return [modules[name].path for name in topo_order(modules) if name in needed]
+    modules = discover(EXEC_CODE.parents[1])
+    return [modules[name].path for name in topo_order(modules, [top])]
 
 
 OPEN_SECTION = re.compile(

@@ -80,8 +80,9 @@ def discover(lean_dir: Path) -> dict[str, Module]:
     return modules
 
 
-def topo_order(modules: dict[str, Module]) -> list[str]:
-    """Project modules in dependency order (imports outside the project are ignored).
+def topo_order(modules: dict[str, Module], roots: list[str] | None = None) -> list[str]:
+    """Project modules in dependency order (imports outside the project are ignored): all of
+    them, or ``roots`` and the modules they import.
 
     Raises BuildError on an import cycle.
     """
@@ -101,7 +102,7 @@ def topo_order(modules: dict[str, Module]) -> list[str]:
         state[name] = 2
         order.append(name)
 
-    for name in sorted(modules):
+    for name in sorted(modules) if roots is None else roots:
         visit(name, [])
     return order
 

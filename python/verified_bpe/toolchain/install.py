@@ -11,7 +11,7 @@ Steps (each idempotent, recorded by a stamp file):
    glue finds a symbol with ``Object.keys(exports).indexOf(name)``, a fresh array of the
    ~100,000 exports and a linear scan per call, and Lean's interpreter calls ``dlsym`` for
    thousands of names while importing ``Init`` (measured: 67 of the 83 s of checking a
-   one-line module went there; with the index the whole check takes 12-16 s).
+   one-line module went there; with the index the whole check takes 8-16 s).
 """
 
 from __future__ import annotations
@@ -161,9 +161,7 @@ def _install(cache: Path, root: Path, log) -> Path:
     data, before, after = rewrite_exports(wasm.read_bytes())
     wasm.write_bytes(data)
     log(f"[toolchain] exports: {before} -> {after}")
-    js = root / "lean.js"
-    js.write_text(patch_lean_js(js.read_text()))
-    (root / ".glue").write_text(GLUE_VERSION)
+    _upgrade_glue(root, log)
     digest = hashlib.sha256(data).hexdigest()[:16]
     (root / "VERSION").write_text(f"{LEAN_VERSION}\nwasm-sha256-prefix {digest}\n")
     stamp.write_text(STAMP_VERSION)
@@ -171,13 +169,14 @@ def _install(cache: Path, root: Path, log) -> Path:
 
 
 def _upgrade_glue(root: Path, log) -> None:
-    """Bring an installed ``lean.js`` to the current patches (atomically: running checks have
-    read it already, new ones read either version)."""
+    """Bring ``lean.js`` to the current patches: on a fresh unpack, and on an install whose
+    glue is older (atomically: running checks have read it already, new ones read either
+    version)."""
     marker = root / ".glue"
     if marker.exists() and marker.read_text() == GLUE_VERSION:
         return
     js = root / "lean.js"
-    log("[toolchain] patching lean.js in place (indexed dlsym)")
+    log("[toolchain] patching lean.js (worker stack, mounts, indexed dlsym)")
     tmp = js.with_suffix(".js.new")
     tmp.write_text(patch_lean_js(js.read_text()))
     tmp.replace(js)
