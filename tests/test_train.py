@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import read_text, stdlib_python_files, unicode_corpus
+from conftest import require_corpus, stdlib_texts, unicode_corpus
 from oracles import naive_train, regex_chunks
 from verified_bpe.api.train import BasicTokenizer, RegexTokenizer, train_merges
 from verified_bpe.engine.patterns import CL100K_PATTERN, PATTERNS
@@ -56,17 +56,13 @@ def trained(cls, text: str, vocab_size: int, **kwargs) -> BasicTokenizer:
 
 # ---------------------------------------------------------------------------- corpora
 def stdlib_sample(n_chars: int, skip: int = 0) -> str:
-    files = stdlib_python_files()
-    if not files:
-        pytest.skip("no CPython standard library sources found")
-    text = "".join(read_text(p) for p in files[skip : skip + 40])
+    files = require_corpus("stdlib", stdlib_texts())
+    text = "".join(body for _, body in files[skip : skip + 40])
     return text[:n_chars]
 
 
 def non_english_sample(n_chars: int) -> str:
     texts = unicode_corpus()
-    if not texts:
-        pytest.skip("no non-English text found on this machine")
     return "\n".join(text[: n_chars // len(texts) + 1] for _, text in texts)[:n_chars]
 
 
