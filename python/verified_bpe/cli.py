@@ -28,7 +28,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Protocol
 
@@ -363,24 +363,24 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     return parser
 
 
-def _vocab_size(word: str) -> int:
-    try:
-        value = validate.decimal(word, "--vocab-size")
-    except InvalidArgumentError as exc:
-        raise argparse.ArgumentTypeError(exc.message) from None
-    if value < 256:
-        raise argparse.ArgumentTypeError(f"must be at least 256, not {value}")
-    return value
+def _integer_at_least(minimum: int, what: str) -> Callable[[str], int]:
+    """An argparse type: ASCII digits (:func:`~verified_bpe.engine.validate.decimal`) for a
+    number at least ``minimum``; a usage error (exit 2) otherwise."""
+
+    def parse(word: str) -> int:
+        try:
+            value = validate.decimal(word, what)
+        except InvalidArgumentError as exc:
+            raise argparse.ArgumentTypeError(exc.message) from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        return value
+
+    return parse
 
 
-def _positive(word: str) -> int:
-    try:
-        value = validate.decimal(word, "a count")
-    except InvalidArgumentError as exc:
-        raise argparse.ArgumentTypeError(exc.message) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+_vocab_size = _integer_at_least(256, "--vocab-size")
+_positive = _integer_at_least(1, "a count")
 
 
 def _positive_float(word: str) -> float:
