@@ -177,6 +177,8 @@ def test_help_exit_0(args):
         ("encode", "--no-such-option", "x"),
         ("encode", "--gguf", "a.gguf", "--model", "b.model", "x"),
         ("decode", "--bytes", "--stream", "1"),
+        ("encode", "--ordinary", "--allowed-special", "all", "x"),  # the option did nothing
+        ("decode", "--model", "m.model", "--engine", "spec", "1"),  # the option did nothing
         ("train", "some text"),
         ("train", "--vocab-size", "100", "-o", "x", "text"),
         ("train", "--vocab-size", "many", "-o", "x", "text"),

@@ -113,12 +113,12 @@ def load_codec(args: argparse.Namespace) -> Any:
     if args.gguf is not None:
         from .formats.gguf_vocab import tokenizer_from_gguf
 
-        return tokenizer_from_gguf(args.gguf, engine=args.engine)
+        return tokenizer_from_gguf(args.gguf, engine=args.engine or "fast")
     if args.model is not None:
         from .api.train import load_tokenizer
 
         return load_tokenizer(args.model)
-    return tokenizer_for_encoding(args.encoding, args.engine)
+    return tokenizer_for_encoding(args.encoding, args.engine or "fast")
 
 
 def tokenizer_for_encoding(name: str, engine: str) -> Any:
@@ -274,13 +274,14 @@ def _add_tokenizer_options(p: argparse.ArgumentParser) -> None:
     which = p.add_mutually_exclusive_group()
     which.add_argument(
         "--encoding", choices=ENCODINGS, default="cl100k_base",
-        help="published vocabulary (default: %(default)s)",
+        help="a registered encoding (default: %(default)s)",
     )
     which.add_argument("--gguf", metavar="FILE", help="use the BPE vocabulary of a GGUF file")
     which.add_argument("--model", metavar="FILE", help="use a trained .model file (from train)")
     p.add_argument(
-        "--engine", choices=("fast", "spec"), default="fast",
-        help="fast: heap merge loop; spec: the mirror of the Lean spec (default: %(default)s)",
+        "--engine", choices=("fast", "spec"), default=None,
+        help="fast: heap merge loop; spec: the mirror of the Lean spec (default: fast; not "
+        "with --model, which encodes with the trained tokenizer's own merge loop)",
     )
 
 
@@ -411,6 +412,9 @@ def main(
     """Run the command line; returns the exit status (argparse exits with 2 itself)."""
     parser = build_parser(prog)
     args = parser.parse_args(argv)
+    unused = option_without_effect(args)
+    if unused is not None:
+        parser.error(unused)
     stdin = stdin if stdin is not None else sys.stdin.buffer
     stdout = stdout if stdout is not None else sys.stdout.buffer
     try:
@@ -426,6 +430,15 @@ def main(
     finally:
         with contextlib.suppress(BrokenPipeError, ValueError):
             stdout.flush()
+
+
+def option_without_effect(args: argparse.Namespace) -> str | None:
+    """Why an option given together with another would do nothing (a usage error), if so."""
+    if getattr(args, "model", None) is not None and getattr(args, "engine", None) is not None:
+        return "--engine does not apply to --model (a trained model has its own merge loop)"
+    if getattr(args, "ordinary", False) and getattr(args, "allowed_special", None):
+        return "--allowed-special does nothing with --ordinary (special tokens are text there)"
+    return None
 
 
 def _dispatch(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) -> int:
