@@ -6,7 +6,7 @@ oracle that is not the code under test: the text itself (roundtrip), the ``regex
 run directly (whole matches), a plain ``dict`` decoder built from tiktoken's rank file, and
 tiktoken.  Every case is bounded in time (``CASE_SECONDS``) and the ``.model`` cases in
 memory (``tracemalloc``).  Runs are derandomized, so the counts printed at the end of the
-run (``fuzz: ...`` lines) and quoted in the README are reproducible;
+run (``fuzz: ...`` lines) and quoted in docs/fuzzing.md are reproducible;
 ``VERIFIED_BPE_FUZZ_SCALE=10`` runs ten times as many cases.
 """
 
