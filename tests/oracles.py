@@ -71,12 +71,13 @@ class GgufReadError(ValueError):
     """The bytes are not a GGUF header this reader can follow to the end of its key-values."""
 
 
-def gguf_metadata(data: bytes) -> dict[str, object]:
+def gguf_metadata(data: bytes) -> dict[bytes, object]:
     """The key-value section of a GGUF file (version 2 or 3), read from the format's
     definition: ``GGUF``, version u32, tensor count u64, key-value count u64, then each key
-    (u64 length + UTF-8) with its type u32 and value (strings: u64 length + UTF-8; arrays:
-    element type u32, count u64, elements), all little-endian.  Arrays become lists.
-    :class:`GgufReadError` for anything that does not parse."""
+    (a string) with its type u32 and value (strings: u64 length + bytes, UTF-8 by the spec;
+    arrays: element type u32, count u64, elements), all little-endian.  Keys and strings are
+    left as bytes (a reader may ignore a key it does not use, whatever its bytes); arrays
+    become lists.  :class:`GgufReadError` for anything that does not parse."""
     import struct
 
     pos = 0
@@ -91,11 +92,8 @@ def gguf_metadata(data: bytes) -> dict[str, object]:
     def scalar(fmt: str) -> object:
         return struct.unpack("<" + fmt, take(struct.calcsize(fmt)))[0]
 
-    def string() -> str:
-        try:
-            return take(int(scalar("Q"))).decode("utf-8")  # type: ignore[call-overload]
-        except UnicodeDecodeError as exc:
-            raise GgufReadError(f"a string is not UTF-8: {exc}") from None
+    def string() -> bytes:
+        return take(int(scalar("Q")))  # type: ignore[call-overload]
 
     def value(kind: int) -> object:
         if kind in _GGUF_SCALARS:
@@ -119,7 +117,7 @@ def gguf_metadata(data: bytes) -> dict[str, object]:
     n_kv = scalar("Q")
     if n_kv > len(data):  # type: ignore[operator]
         raise GgufReadError(f"{n_kv} key-values in {len(data)} bytes")
-    out: dict[str, object] = {}
+    out: dict[bytes, object] = {}
     for _ in range(n_kv):  # type: ignore[call-overload]
         key = string()
         kind = scalar("I")

@@ -437,12 +437,12 @@ def test_fuzz_gguf(data, tmp_path_factory, tally):
         return
     # what was read is what the format says the file holds (tests/oracles.py's reader)
     vocab = read_gguf_vocab(path)
-    meta = gguf_metadata(bytes(raw))
-    assert vocab.model == meta["tokenizer.ggml.model"]
-    assert vocab.pre == (meta.get("tokenizer.ggml.pre") or "default")
-    assert list(vocab.tokens) == meta["tokenizer.ggml.tokens"]
-    assert [tuple(map(gpt2_token_bytes, line.split(" "))) for line in meta["tokenizer.ggml.merges"]
-            ] == list(vocab.merges)
+    meta = gguf_metadata(bytes(raw))  # the strings ours read must be UTF-8: .decode() checks
+    assert vocab.model == meta[b"tokenizer.ggml.model"].decode()
+    assert vocab.pre == (meta.get(b"tokenizer.ggml.pre", b"").decode() or "default")
+    assert list(vocab.tokens) == [token.decode() for token in meta[b"tokenizer.ggml.tokens"]]
+    lines = [line.decode() for line in meta[b"tokenizer.ggml.merges"]]
+    assert [tuple(map(gpt2_token_bytes, line.split(" "))) for line in lines] == list(vocab.merges)
     with bounded():
         ok, ids = typed(lambda: tok.encode_ordinary(SAMPLE))
     if ok:
