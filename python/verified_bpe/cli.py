@@ -306,7 +306,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         "by default text that spells a special token is an error",
     )
     enc.add_argument("--ordinary", action="store_true",
-                     help="encode special-token text as ordinary text")
+                     help="encode special-token text as ordinary text (overrides "
+                     "--allowed-special)")
 
     dec = sub.add_parser("decode", help="token ids -> text", description="Decode ids (the "
                          "ID arguments, or whitespace/comma separated on stdin) to text.")
@@ -436,8 +437,6 @@ def option_without_effect(args: argparse.Namespace) -> str | None:
     """Why an option given together with another would do nothing (a usage error), if so."""
     if getattr(args, "model", None) is not None and getattr(args, "engine", None) is not None:
         return "--engine does not apply to --model (a trained model has its own merge loop)"
-    if getattr(args, "ordinary", False) and getattr(args, "allowed_special", None):
-        return "--allowed-special does nothing with --ordinary (special tokens are text there)"
     return None
 
 
