@@ -35,7 +35,7 @@ $(VENV)/.bench-installed: $(VENV)/.installed
 	$(VPY) -m pip install --quiet -e '.[bench]'
 	touch $@
 
-## Speed and memory side by side with tiktoken, puretiktoken and bpe-openai (README's table).
+## Speed and memory side by side with tiktoken, puretiktoken and bpe-openai (docs/performance.md).
 bench: $(VENV)/.bench-installed
 	$(VPY) bench/bench_encode.py
 

@@ -397,7 +397,6 @@ def main() -> int:
     parser.add_argument("--mb", type=float, default=1.0, help="scale of every workload")
     parser.add_argument("--repeat", type=int, default=3, help="runs per ordinary workload")
     parser.add_argument("--spec", action="store_true", help="also time the spec engine")
-    parser.add_argument("--skip-spec", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--skip-rss", action="store_true", help="no 50 MB RSS subprocesses")
     parser.add_argument(
         "--sections",
@@ -410,7 +409,7 @@ def main() -> int:
     print(f"machine: {machine()}")
     ok = True
     if "table" in sections:
-        ok = throughput_table(names, args.mb, args.repeat, args.spec and not args.skip_spec)
+        ok = throughput_table(names, args.mb, args.repeat, args.spec)
     if "linear" in sections:
         linearity(names, args.mb)
     if "rss" in sections and not args.skip_rss:

@@ -1,4 +1,4 @@
-"""The ideas tried for issue 13 and dropped (README, Performance): each against what the
+"""The ideas tried for issue 13 and dropped (docs/performance.md): each against what the
 fast engine does, in one process, round-robin, CPU seconds (best of ``--repeat``), every
 variant's output checked equal to the engine's (itself tested against tiktoken).
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -128,6 +129,10 @@ def pytest_testnodedown(node, error) -> None:  # noqa: ANN001 - xdist's worker n
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # noqa: ANN001
     if not _TALLY:
         return
+    terminalreporter.section("verified_bpe: corpora used")
+    for name, count, size in corpus_sizes():
+        where = CORPUS_SOURCES[name]
+        terminalreporter.write_line(f"{name}: {count} texts, {size:,} bytes ({where})")
     terminalreporter.section("verified_bpe: cases compared")
     for key in sorted(_TALLY):
         terminalreporter.write_line(f"{key}: {_TALLY[key]}")
@@ -150,6 +155,38 @@ LOCALE_LANGS = ("ja", "zh_CN", "ko", "ru", "uk", "el", "ar", "he", "hi", "th", "
 LOCALE_DOMAINS = ("coreutils", "glib20", "gtk20", "apt", "iso_3166", "iso_639", "PackageKit")
 
 
+#
+# The corpora are files of this machine, not of the project: a missing one must not shrink
+# the run silently. Under CI (``CI`` set, as ``.ci/run`` is run, or
+# ``VERIFIED_BPE_REQUIRE_CORPORA=1``) a missing corpus fails every test that reads it and
+# ``tests/test_corpora.py``; elsewhere those tests skip, naming what is missing. The sizes
+# found are printed at the end of the run ("corpora used").
+CORPUS_SOURCES = {
+    "stdlib": "CPython's standard library sources (<stdlib>/*.py)",
+    "cjk": "CPython's test/cjkencodings/*-utf8.txt (Debian: package libpython3.X-testsuite)",
+    "locale": "gettext catalogs /usr/share/locale/<lang>/LC_MESSAGES/<domain>.mo of "
+    f"{', '.join(LOCALE_DOMAINS)} (Debian: e.g. coreutils, libglib2.0-data, apt, iso-codes)",
+}
+
+
+def corpora_required() -> bool:
+    """Whether a missing corpus is a failure (CI) rather than a skip."""
+    ci = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+    return ci or os.environ.get("VERIFIED_BPE_REQUIRE_CORPORA", "") == "1"
+
+
+def require_corpus(name: str, texts: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``texts`` if the corpus ``name`` (a key of :data:`CORPUS_SOURCES`) was found; else fail
+    (under CI) or skip, naming what is missing."""
+    if texts:
+        return texts
+    message = f"corpus {name!r} not found on this machine: {CORPUS_SOURCES[name]}"
+    if corpora_required():
+        pytest.fail(message + " (required under CI)", pytrace=False)
+    pytest.skip(message)
+
+
+@cache
 def locale_texts(max_chars_per_lang: int = 60_000) -> list[tuple[str, str]]:
     """Translated messages from the gettext catalogs installed on this machine, one text per
     language of ``LOCALE_LANGS`` (domains ``LOCALE_DOMAINS``)."""
@@ -157,6 +194,7 @@ def locale_texts(max_chars_per_lang: int = 60_000) -> list[tuple[str, str]]:
     return [(f"locale:{lang}", text) for lang, text in texts]
 
 
+@cache
 def cjk_texts() -> list[tuple[str, str]]:
     """CPython's ``test/cjkencodings/*-utf8.txt`` (Chinese, Japanese, Korean samples)."""
     folder = stdlib_dir() / "test" / "cjkencodings"
@@ -164,20 +202,30 @@ def cjk_texts() -> list[tuple[str, str]]:
 
 
 def unicode_corpus() -> list[tuple[str, str]]:
-    return cjk_texts() + locale_texts()
+    """The non-English texts: :func:`cjk_texts` and :func:`locale_texts`; each must be
+    there (:func:`require_corpus`)."""
+    return require_corpus("cjk", cjk_texts()) + require_corpus("locale", locale_texts())
+
+
+@cache
+def stdlib_texts() -> list[tuple[str, str]]:
+    return [(f"stdlib:{p.name}", read_text(p)) for p in stdlib_python_files()]
 
 
 @pytest.fixture(scope="session")
 def stdlib_corpus() -> list[tuple[str, str]]:
-    files = stdlib_python_files()
-    if not files:
-        pytest.skip("no CPython standard library sources found")
-    return [(f"stdlib:{p.name}", read_text(p)) for p in files]
+    return require_corpus("stdlib", stdlib_texts())
 
 
 @pytest.fixture(scope="session")
 def non_english_corpus() -> list[tuple[str, str]]:
-    texts = unicode_corpus()
-    if not texts:
-        pytest.skip("no non-English text found on this machine")
-    return texts
+    return unicode_corpus()
+
+
+def corpus_sizes() -> list[tuple[str, int, int]]:
+    """``(name, texts, UTF-8 bytes)`` of each corpus as found on this machine."""
+    found = {"stdlib": stdlib_texts(), "cjk": cjk_texts(), "locale": locale_texts()}
+    return [
+        (name, len(texts), sum(len(text.encode("utf-8")) for _, text in texts))
+        for name, texts in found.items()
+    ]

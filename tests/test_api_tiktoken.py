@@ -19,7 +19,12 @@ from verified_bpe.api import registry
 tiktoken = pytest.importorskip("tiktoken")
 import tiktoken.model  # noqa: E402, F811
 
-from verified_bpe.engine.vocab import load_ranks, special_tokens, tiktoken_encoding  # noqa: E402
+from verified_bpe.engine.vocab import (  # noqa: E402
+    bundled_vocab_path,
+    load_ranks,
+    special_tokens,
+    tiktoken_encoding,
+)
 
 NAMES = ("cl100k_base", "o200k_base")
 EOT = "<|endoftext|>"
@@ -196,9 +201,35 @@ def test_private_helpers(pair):
         assert ours._encode_single_piece(piece) == oracle._encode_single_piece(piece)
     text = "Hello, world! 日本語 don't  \n"
     assert ours._encode_only_native_bpe(text) == oracle._encode_only_native_bpe(text)
-    assert ours._pat_str == oracle._pat_str
-    assert ours._mergeable_ranks == oracle._mergeable_ranks
-    assert ours._special_tokens == oracle._special_tokens
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_tables_are_tiktokens_published_ones(name, tmp_path, monkeypatch):
+    """``_mergeable_ranks``, ``_pat_str`` and ``_special_tokens`` equal what tiktoken's own
+    constructor (``tiktoken_ext.openai_public``) builds: its parser (``load_tiktoken_bpe``)
+    reads the vocabulary file, checked against the SHA-256 tiktoken publishes; only the
+    download is replaced by the bundled file, decompressed here."""
+    import gzip
+
+    import tiktoken.load
+
+    openai_public = pytest.importorskip("tiktoken_ext.openai_public")
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")  # tiktoken: no cache, read the file
+    path = tmp_path / f"{name}.tiktoken"
+    path.write_bytes(gzip.decompress(bundled_vocab_path(name).read_bytes()))
+    hashes: list[str | None] = []
+
+    def load_local(url: str, expected_hash: str | None = None) -> dict[bytes, int]:
+        hashes.append(expected_hash)
+        return tiktoken.load.load_tiktoken_bpe(str(path), expected_hash=expected_hash)
+
+    monkeypatch.setattr(openai_public, "load_tiktoken_bpe", load_local)
+    published = openai_public.ENCODING_CONSTRUCTORS[name]()
+    assert hashes and all(hashes)  # tiktoken checked the file against its published hash
+    ours = verified_bpe.get_encoding(name)
+    assert ours._mergeable_ranks == published["mergeable_ranks"]
+    assert ours._pat_str == published["pat_str"]
+    assert ours._special_tokens == published["special_tokens"]
 
 
 # ---------------------------------------------------------------------------- vocabulary

@@ -5,8 +5,10 @@ take minutes, so only their ``--help`` is run."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +17,9 @@ import pytest
 
 tiktoken = pytest.importorskip("tiktoken")
 
-from verified_bpe.engine.vocab import tiktoken_encoding  # noqa: E402
+from oracles import naive_train, naive_vocab, regex_chunks  # noqa: E402
+from verified_bpe.engine.patterns import CL100K_PATTERN  # noqa: E402
+from verified_bpe.engine.vocab import load_ranks, tiktoken_encoding  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ("cl100k_base", "o200k_base")
@@ -174,6 +178,7 @@ def test_help_exit_0(args):
         ("encode", "--no-such-option", "x"),
         ("encode", "--gguf", "a.gguf", "--model", "b.model", "x"),
         ("decode", "--bytes", "--stream", "1"),
+        ("decode", "--model", "m.model", "--engine", "spec", "1"),  # the option did nothing
         ("train", "some text"),
         ("train", "--vocab-size", "100", "-o", "x", "text"),
         ("train", "--vocab-size", "many", "-o", "x", "text"),
@@ -197,11 +202,17 @@ def test_train_then_encode_decode_with_the_model(tmp_path, stdlib_corpus):
     assert proc.returncode == 0, proc.stderr.decode()
     model = Path(str(prefix) + ".model")
     assert proc.stdout.decode().split() == [str(model), str(prefix) + ".vocab"]
-    # the same training through the Python API gives the same merges
-    reference = train.RegexTokenizer(pattern="cl100k_base")
-    reference.train(text, 300)
+    # the merges are minbpe's textbook loop on the regex module's split (tests/oracles.py)
+    expected, _ = naive_train(regex_chunks(text, CL100K_PATTERN), 300 - 256)
     loaded = train.load_tokenizer(model)
-    assert loaded.merges == reference.merges
+    assert list(loaded.merges.items()) == list(expected.items())
+    # and the model encodes as tiktoken does on the oracle's vocabulary (ranks = ids)
+    reference = tiktoken.Encoding(
+        name="cli-train-oracle",
+        pat_str=CL100K_PATTERN,
+        mergeable_ranks={token: idx for idx, token in naive_vocab(expected).items()},
+        special_tokens={},
+    )
     sample = "def main():\n    return 0\n"
     ids = ids_of(run("encode", "--model", str(model), sample))
     assert ids == reference.encode(sample)
@@ -237,12 +248,87 @@ def test_encode_with_gguf_vocabulary(tmp_path):
 
 # ---------------------------------------------------------------------------- pass-through
 def test_verify_and_bench_pass_options_through():
-    """Options go to the toolchain / bench script, whose own argparse rejects bad values
-    (exit 2) before any work; a tiny benchmark really runs (a few seconds)."""
-    proc = run("verify", "--route", "bogus")
-    assert proc.returncode == 2 and b"verified_bpe.toolchain" in proc.stderr
-    proc = run("bench", "--encoding", "bogus")
-    assert proc.returncode == 2 and b"bench_encode.py" in proc.stderr
-    proc = run("bench", "--mb", "0.01", "--skip-spec", "--skip-rss", "--encoding", "o200k_base")
+    """Bad option values are usage errors (exit 2) before any work; a tiny benchmark really
+    runs (a few seconds) with the options given."""
+    for args in (
+        ("verify", "--route", "bogus"),
+        ("verify", "--jobs", "0"),
+        ("verify", "--skip-spec"),
+        ("bench", "--encoding", "bogus"),
+        ("bench", "--mb", "-1"),
+        ("bench", "--sections", "table,bogus"),
+        ("bench", "--skip-spec"),  # it did nothing (the spec engine is timed only on --spec)
+    ):
+        proc = run(*args)
+        assert proc.returncode == 2 and b"usage:" in proc.stderr, args
+    proc = run("bench", "--mb", "0.01", "--skip-rss", "--encoding", "o200k_base",
+               "--sections", "table")
     assert proc.returncode == 0, proc.stderr.decode()
     assert b"verified_bpe fast" in proc.stdout
+
+
+def _options(help_text: str) -> set[str]:
+    """The long options an argparse ``--help`` names (in the usage line and the texts)."""
+    return set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", help_text))
+
+
+def test_verify_and_bench_help_list_what_they_forward():
+    """``verify --help`` and ``bench --help`` list exactly the options of the programs they
+    run (the toolchain's and ``bench/bench_encode.py``'s own ``--help``), and forward them:
+    the argv built for each equals what was asked."""
+    from verified_bpe import cli
+
+    toolchain = subprocess.run(
+        [sys.executable, "-m", "verified_bpe.toolchain", "--help"],
+        capture_output=True, env=env(), cwd=ROOT, timeout=120, check=True,
+    ).stdout.decode()
+    script = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_encode.py"), "--help"],
+        capture_output=True, env=env(), cwd=ROOT, timeout=120, check=True,
+    ).stdout.decode()
+    for command, program in (("verify", toolchain), ("bench", script)):
+        ours = run(command, "--help").stdout.decode()
+        assert _options(ours) - {"--help"} == _options(program) - {"--help"}, command
+    parser = cli.build_parser()
+    args = parser.parse_args(["verify", "--route", "wasm", "--jobs", "1", "--repo", "/x"])
+    assert cli.verify_argv(args) == ["--jobs", "1", "--route", "wasm", "--repo", "/x", "verify"]
+    args = parser.parse_args(["bench", "--mb", "0.5", "--spec", "--sections", "linear"])
+    assert cli.bench_argv(args) == [
+        "--mb", "0.5", "--repeat", "3", "--sections", "linear", "--spec",
+    ]
+
+
+@pytest.mark.parametrize("command", ["encode", "decode", "train", "verify", "bench"])
+def test_help_lists_every_option(command):
+    """Each subcommand's ``--help`` names every option its parser accepts."""
+    from verified_bpe import cli
+
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    accepted = {
+        flag for action in sub.choices[command]._actions for flag in action.option_strings
+        if flag.startswith("--")
+    }
+    assert _options(run(command, "--help").stdout.decode()) == accepted
+
+
+def test_encoding_takes_every_registered_encoding():
+    """``--encoding`` accepts every name of ``list_encoding_names``; o200k_harmony encodes
+    its special tokens as tiktoken's own o200k_harmony does."""
+    import verified_bpe
+
+    openai_public = pytest.importorskip("tiktoken_ext.openai_public")
+    text = "<|start|>user<|message|>2+2?<|end|> <|endoftext|> x"
+    for name in verified_bpe.list_encoding_names():
+        proc = run("encode", "--encoding", name, "--allowed-special", "all", text)
+        assert proc.returncode == 0, (name, proc.stderr.decode())
+    original = openai_public.load_tiktoken_bpe
+    try:  # tiktoken's constructor, with the download replaced by the o200k_base ranks
+        openai_public.load_tiktoken_bpe = lambda url, expected_hash=None: load_ranks("o200k_base")
+        oracle = tiktoken.Encoding(**openai_public.o200k_harmony())
+    finally:
+        openai_public.load_tiktoken_bpe = original
+    ids = ids_of(run("encode", "--encoding", "o200k_harmony", "--allowed-special", "all", text))
+    assert ids == oracle.encode(text, allowed_special="all")
+    back = run("decode", "--encoding", "o200k_harmony", *map(str, ids))
+    assert back.stdout.decode() == text

@@ -19,7 +19,7 @@ from verified_bpe.verify import exec_crosscheck as ec
 
 REPO = Path(__file__).resolve().parents[1]
 
-#: texts per encoding in the Lean run (measured cost: see README, "Cross-check")
+#: texts per encoding in the Lean run (measured cost: see docs/crosscheck.md)
 N_STDLIB, N_CATALOG, N_RANDOM = 5000, 3000, 2000
 
 
@@ -122,7 +122,7 @@ def test_summary_line_is_parsed():
     assert m is not None and m.groups() == ("5", "2", "9", "10", "20")
 
 
-#: encodings run through the compiled route in CI (measured: README, "Cross-check", route 3)
+#: encodings run through the compiled route in CI (measured: docs/crosscheck.md, route 3)
 LEAN_ENCODINGS = ec.ENCODINGS
 
 

@@ -6,7 +6,8 @@ corrupted line must stop the run with its line number.
 
 The fast tests check the generated files against independent oracles (Python's base64 and the
 vocabulary loader); the `lean`-marked tests run the offline Lean on a slice (the full tables
-are a command: `python -m verified_bpe.verify.exec_crosscheck --from-ranks`, see README route 3).
+are a command: `python -m verified_bpe.verify.exec_crosscheck --from-ranks`, see
+docs/crosscheck.md, route 3).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ oracle that is not the code under test: the text itself (roundtrip), the ``regex
 run directly (whole matches), a plain ``dict`` decoder built from tiktoken's rank file, and
 tiktoken.  Every case is bounded in time (``CASE_SECONDS``) and the ``.model`` cases in
 memory (``tracemalloc``).  Runs are derandomized, so the counts printed at the end of the
-run (``fuzz: ...`` lines) and quoted in the README are reproducible;
+run (``fuzz: ...`` lines) and quoted in docs/fuzzing.md are reproducible;
 ``VERIFIED_BPE_FUZZ_SCALE=10`` runs ten times as many cases.
 """
 
@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import UNICODE_SNIPPETS
+from oracles import gguf_metadata, gpt2_token_bytes
 from verified_bpe import cli
 from verified_bpe.api.train import BasicTokenizer, RegexTokenizer, load_tokenizer
 from verified_bpe.engine import patterns
@@ -391,12 +392,24 @@ def small_gguf(tmp: str) -> bytes:
     return path.read_bytes()
 
 
+@cache
+def small_gguf_oracle():
+    """tiktoken on the ranks and pattern :func:`small_gguf` writes (``llama-bpe``)."""
+    import tiktoken
+
+    ranks = {t: r for t, r in byte_ranks().items() if r < 400}
+    return tiktoken.Encoding("small-gguf", pat_str=patterns.LLAMA3_PATTERN,
+                             mergeable_ranks=ranks, special_tokens={})
+
+
 @fuzz(100)
 @given(data=st.data())
 def test_fuzz_gguf(data, tmp_path_factory, tally):
     """Mutations aimed at the structure: 8-byte counts and lengths set to huge or small
-    values, bytes flipped in the header, cuts, garbage appended."""
-    from verified_bpe.formats.gguf_vocab import tokenizer_from_gguf
+    values, bytes flipped in the header, cuts, garbage appended.  A file that reads must
+    hold what an independent reader of the format finds (model, pre, tokens, merges), and
+    if the tokenizer's keys are the original ones, encode as tiktoken on the same ranks."""
+    from verified_bpe.formats.gguf_vocab import read_gguf_vocab, tokenizer_from_gguf
 
     raw = bytearray(small_gguf(str(tmp_path_factory.getbasetemp())))
     for _ in range(data.draw(st.integers(1, 3))):
@@ -422,11 +435,24 @@ def test_fuzz_gguf(data, tmp_path_factory, tally):
         assert str(path) in str(tok)
         tally("fuzz: GGUF bytes -> typed error")
         return
+    # what was read is what the format says the file holds (tests/oracles.py's reader)
+    vocab = read_gguf_vocab(path)
+    meta = gguf_metadata(bytes(raw))  # the strings ours read must be UTF-8: .decode() checks
+    assert vocab.model == meta[b"tokenizer.ggml.model"].decode()
+    assert vocab.pre == (meta.get(b"tokenizer.ggml.pre", b"").decode() or "default")
+    assert list(vocab.tokens) == [token.decode() for token in meta[b"tokenizer.ggml.tokens"]]
+    lines = [line.decode() for line in meta[b"tokenizer.ggml.merges"]]
+    assert [tuple(map(gpt2_token_bytes, line.split(" "))) for line in lines] == list(vocab.merges)
     with bounded():
         ok, ids = typed(lambda: tok.encode_ordinary(SAMPLE))
     if ok:
         assert tok.decode(ids) == SAMPLE
-    tally("fuzz: GGUF bytes -> read")
+    original = gguf_metadata(small_gguf(str(tmp_path_factory.getbasetemp())))
+    if all(meta.get(key) == original[key] for key in original):
+        # the tokenizer's keys were not touched: the ids are tiktoken's on the same ranks
+        assert ok and ids == small_gguf_oracle().encode_ordinary(SAMPLE)
+        tally("fuzz: GGUF bytes -> read, tokenizer intact, ids = tiktoken")
+    tally("fuzz: GGUF bytes -> read = independent reader")
 
 
 # ---------------------------------------------------------------------------- CLI

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import read_text, stdlib_python_files
+from conftest import require_corpus, stdlib_texts
 from verified_bpe.api.train import BasicTokenizer, RegexTokenizer, load_tokenizer
 from verified_bpe.engine.patterns import GPT2_PATTERN
 from verified_bpe.errors import BpeError, MalformedModelError
@@ -37,10 +37,8 @@ TEXTS = [SAMPLE, "unseen: Ünïcödé, 中文, 👍🏽, <|endoftext|> as text",
 
 
 def stdlib_text(n_chars: int) -> str:
-    files = stdlib_python_files()
-    if not files:
-        pytest.skip("no CPython standard library sources found")
-    return "".join(read_text(p) for p in files[:20])[:n_chars]
+    files = require_corpus("stdlib", stdlib_texts())
+    return "".join(text for _, text in files[:20])[:n_chars]
 
 
 @pytest.fixture(scope="module")

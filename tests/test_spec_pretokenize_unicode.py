@@ -8,7 +8,7 @@ against two independent oracles:
 * tiktoken itself (token ids through the spec engine, which uses the mirror for all text).
 
 The exhaustive scan over every code point is a command, not a test:
-``python -m verified_bpe.verify.unicode_gen --scan --engine spec`` (README); here a sample.
+``python -m verified_bpe.verify.unicode_gen --scan --engine spec`` (docs/python.md); here a sample.
 """
 
 from __future__ import annotations

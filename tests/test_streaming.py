@@ -1,7 +1,8 @@
 """StreamingDecoder against two independent oracles.
 
-* ``bytes.decode("utf-8", errors="replace")`` of the whole stream (what tiktoken's and our
-  batch ``decode`` return): the streamed pieces plus ``flush()`` must concatenate to it.
+* ``bytes.decode("utf-8", errors="replace")`` of the whole stream, its bytes taken from
+  tiktoken (``decode_single_token_bytes`` of an ``Encoding`` built from the same rank file,
+  never the decoder under test): the streamed pieces plus ``flush()`` must concatenate to it.
 * "as soon as valid": after each token the text emitted so far must be exactly the decoding
   of the bytes seen so far without their trailing incomplete sequence, where "incomplete
   sequence" is defined here by brute force as a proper prefix of the UTF-8 encoding of some
@@ -38,6 +39,12 @@ def tokenizer(name: str) -> Tokenizer:
 
 
 @cache
+def oracle(name: str):
+    """tiktoken's ``Encoding`` of ``name``: where every token's bytes come from."""
+    return tiktoken_encoding(name)
+
+
+@cache
 def incomplete_prefixes() -> frozenset[bytes]:
     """Every proper, non-empty prefix of the UTF-8 encoding of every Unicode scalar value."""
     out: set[bytes] = set()
@@ -62,8 +69,10 @@ def settled_text(data: bytes) -> str:
 
 
 def check_stream(tok: Tokenizer, ids: list[int]) -> None:
-    """Feed ``ids`` one at a time and compare every intermediate state with the oracles."""
-    batch_bytes = b"".join(tok.decode_single_token_bytes(i) for i in ids)
+    """Feed ``ids`` one at a time and compare every intermediate state with the oracles
+    (token bytes from tiktoken's ``Encoding`` of the same name)."""
+    token_bytes = oracle(tok.name).decode_single_token_bytes
+    batch_bytes = b"".join(token_bytes(i) for i in ids)
     batch = batch_bytes.decode("utf-8", errors="replace")
     assert tok.decode(ids) == batch
     dec = StreamingDecoder(tok)
@@ -71,7 +80,7 @@ def check_stream(tok: Tokenizer, ids: list[int]) -> None:
     seen = b""
     for token_id in ids:
         emitted += dec.feed(token_id)
-        seen += tok.decode_single_token_bytes(token_id)
+        seen += token_bytes(token_id)
         assert batch.startswith(emitted)
         assert emitted == settled_text(seen)
         assert seen.endswith(dec.pending)
@@ -109,18 +118,18 @@ def test_is_incomplete_sequence_vs_brute_force():
 
 def test_samples_one_id_at_a_time(name, non_english_corpus, tally):
     tok = tokenizer(name)
-    oracle = tiktoken_encoding(name)
+    reference = oracle(name)
     texts = SAMPLES + [text[:3000] for _, text in non_english_corpus]
     split_tokens = 0
     for text in texts:
-        ids = oracle.encode_ordinary(text)
-        assert oracle.decode(ids) == text
+        ids = reference.encode_ordinary(text)
+        assert reference.decode(ids) == text
         check_stream(tok, ids)
         split_tokens += sum(
             1
             for i in ids
-            if tok.decode_single_token_bytes(i).decode("utf-8", errors="ignore").encode()
-            != tok.decode_single_token_bytes(i)
+            if reference.decode_single_token_bytes(i).decode("utf-8", errors="ignore").encode()
+            != reference.decode_single_token_bytes(i)
         )
     # the corpus really exercises tokens that are not valid UTF-8 on their own
     assert split_tokens > 0
@@ -131,15 +140,16 @@ def test_every_token_boundary(name):
     """Stop a stream after every prefix of the ids, flush, and compare with the batch decode
     of that prefix; then stream the rest into a fresh decoder."""
     tok = tokenizer(name)
+    reference = oracle(name)
     for text in SAMPLES:
-        ids = tok.encode_ordinary(text)
+        ids = reference.encode_ordinary(text)
         for k in range(len(ids) + 1):
             head, tail = ids[:k], ids[k:]
             dec = StreamingDecoder(tok)
             got = dec.feed_many(head) + dec.flush()
-            assert got == tok.decode_bytes(head).decode("utf-8", errors="replace")
+            assert got == reference.decode_bytes(head).decode("utf-8", errors="replace")
             got_tail = dec.feed_many(tail) + dec.flush()  # the decoder is reusable after flush
-            assert got_tail == tok.decode_bytes(tail).decode("utf-8", errors="replace")
+            assert got_tail == reference.decode_bytes(tail).decode("utf-8", errors="replace")
 
 
 def byte_ids(name: str) -> list[int]:

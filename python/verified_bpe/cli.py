@@ -5,8 +5,13 @@ Subcommands::
     encode  [TEXT] [--file F]   text (argument, file or stdin) -> token ids
     decode  [ID ...]            ids (arguments or stdin) -> text
     train   --vocab-size N --output PREFIX [TEXT] [--file F]
-    verify  [toolchain options] check the Lean proofs (python -m verified_bpe.toolchain verify)
-    bench   [bench options]     encoding throughput (bench/bench_encode.py, source checkout)
+    verify  [--route R] [--jobs N] [--repo DIR]
+                                check the Lean proofs (python -m verified_bpe.toolchain verify)
+    bench   [--encoding E] [--mb X] [--repeat N] [--spec] [--skip-rss] [--sections S]
+                                encoding throughput (bench/bench_encode.py, source checkout)
+
+``--encoding`` takes every encoding :func:`verified_bpe.api.registry.list_encoding_names`
+lists (``cl100k_base``, ``o200k_base``, ``o200k_harmony``).
 
 Exit status: 0 on success, 2 for a usage error (argparse: unknown option, missing or
 malformed option value), 1 for an error of the input (a
@@ -23,14 +28,20 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Protocol
 
+from .api.registry import ENCODING_CONSTRUCTORS, list_encoding_names
 from .engine import validate
 from .errors import BpeError, DisallowedSpecialTokenError, InvalidArgumentError, InvalidUtf8Error
 
-ENCODINGS = ("cl100k_base", "o200k_base")
+#: The encodings ``--encoding`` accepts: every registered one (tiktoken's names).
+ENCODINGS = tuple(list_encoding_names())
+#: The encodings ``bench/bench_encode.py`` times (the published vocabularies).
+BENCH_ENCODINGS = ("cl100k_base", "o200k_base")
+#: The sections of ``bench/bench_encode.py`` (its ``--sections``).
+BENCH_SECTIONS = ("table", "linear", "rss", "panic", "profile")
 PROG = "verified-bpe"
 
 #: Most bytes read from stdin or ``--file`` (``/dev/zero`` or an endless pipe is refused
@@ -102,14 +113,35 @@ def load_codec(args: argparse.Namespace) -> Any:
     if args.gguf is not None:
         from .formats.gguf_vocab import tokenizer_from_gguf
 
-        return tokenizer_from_gguf(args.gguf, engine=args.engine)
+        return tokenizer_from_gguf(args.gguf, engine=args.engine or "fast")
     if args.model is not None:
         from .api.train import load_tokenizer
 
         return load_tokenizer(args.model)
-    from .engine.tokenizer import Tokenizer
+    return tokenizer_for_encoding(args.encoding, args.engine or "fast")
 
-    return Tokenizer.from_tiktoken(args.encoding, engine=args.engine)
+
+def tokenizer_for_encoding(name: str, engine: str) -> Any:
+    """The :class:`~verified_bpe.engine.tokenizer.Tokenizer` of the registered encoding
+    ``name``: a published vocabulary as it is, else (``o200k_harmony``) the registry's ranks,
+    pattern and special tokens, with the spec pre-tokenizer of the published encoding whose
+    pattern it shares."""
+    from .engine.tokenizer import SPEC_PRE_TOKENIZERS, Tokenizer
+    from .engine.vocab import ENCODINGS as PUBLISHED
+
+    if name in PUBLISHED:
+        return Tokenizer.from_tiktoken(name, engine=engine)  # type: ignore[arg-type]
+    table = ENCODING_CONSTRUCTORS[name]()
+    pattern = str(table["pat_str"])
+    base = next((spec.name for spec in PUBLISHED.values() if spec.pattern == pattern), "")
+    return Tokenizer(
+        name,
+        table["mergeable_ranks"],  # type: ignore[arg-type]
+        pattern,
+        table["special_tokens"],  # type: ignore[arg-type]
+        engine=engine,  # type: ignore[arg-type]
+        spec_pre_tokenizer=SPEC_PRE_TOKENIZERS.get(base),
+    )
 
 
 def encode_with(codec: Any, text: str, allowed: list[str] | None, ordinary: bool) -> list[int]:
@@ -186,10 +218,20 @@ def cmd_train(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) -> 
     return 0
 
 
-def cmd_verify(args: argparse.Namespace, extra: list[str]) -> int:
+def verify_argv(args: argparse.Namespace) -> list[str]:
+    """The ``python -m verified_bpe.toolchain`` arguments for ``verify``'s options."""
+    argv = ["--jobs", str(args.jobs)]
+    if args.route is not None:
+        argv += ["--route", args.route]
+    if args.repo is not None:
+        argv += ["--repo", args.repo]
+    return [*argv, "verify"]
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
     from .toolchain.__main__ import main as toolchain_main
 
-    return int(toolchain_main([*extra, "verify"]) or 0)
+    return int(toolchain_main(verify_argv(args)) or 0)
 
 
 def find_bench_script(start: Path | None = None) -> Path | None:
@@ -205,14 +247,26 @@ def find_bench_script(start: Path | None = None) -> Path | None:
     return None
 
 
-def cmd_bench(args: argparse.Namespace, extra: list[str]) -> int:
+def bench_argv(args: argparse.Namespace) -> list[str]:
+    """The ``bench/bench_encode.py`` arguments for ``bench``'s options."""
+    argv = ["--mb", repr(args.mb), "--repeat", str(args.repeat), "--sections", args.sections]
+    if args.encoding is not None:
+        argv += ["--encoding", args.encoding]
+    if args.spec:
+        argv.append("--spec")
+    if args.skip_rss:
+        argv.append("--skip-rss")
+    return argv
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
     script = find_bench_script()
     if script is None:
         raise CliError("bench/bench_encode.py not found (run from a source checkout)")
     env = dict(os.environ)
     python_dir = str(script.parent.parent / "python")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [python_dir, env.get("PYTHONPATH")]))
-    return subprocess.call([sys.executable, str(script), *extra], env=env)
+    return subprocess.call([sys.executable, str(script), *bench_argv(args)], env=env)
 
 
 # ---------------------------------------------------------------------------- parser
@@ -220,13 +274,14 @@ def _add_tokenizer_options(p: argparse.ArgumentParser) -> None:
     which = p.add_mutually_exclusive_group()
     which.add_argument(
         "--encoding", choices=ENCODINGS, default="cl100k_base",
-        help="published vocabulary (default: %(default)s)",
+        help="a registered encoding (default: %(default)s)",
     )
     which.add_argument("--gguf", metavar="FILE", help="use the BPE vocabulary of a GGUF file")
     which.add_argument("--model", metavar="FILE", help="use a trained .model file (from train)")
     p.add_argument(
-        "--engine", choices=("fast", "spec"), default="fast",
-        help="fast: heap merge loop; spec: the mirror of the Lean spec (default: %(default)s)",
+        "--engine", choices=("fast", "spec"), default=None,
+        help="fast: heap merge loop; spec: the mirror of the Lean spec (default: fast; not "
+        "with --model, which encodes with the trained tokenizer's own merge loop)",
     )
 
 
@@ -251,7 +306,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         "by default text that spells a special token is an error",
     )
     enc.add_argument("--ordinary", action="store_true",
-                     help="encode special-token text as ordinary text")
+                     help="encode special-token text as ordinary text (overrides "
+                     "--allowed-special)")
 
     dec = sub.add_parser("decode", help="token ids -> text", description="Decode ids (the "
                          "ID arguments, or whitespace/comma separated on stdin) to text.")
@@ -276,30 +332,76 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                     "(default: %(default)s)")
     tr.add_argument("--verbose", "-v", action="store_true", help="print each merge (stderr)")
 
-    sub.add_parser(
+    ver = sub.add_parser(
         "verify", help="check every Lean proof and audit the axioms",
-        description="Run `python -m verified_bpe.toolchain verify` (takes minutes). Other "
-        "options are passed to the toolchain: --route native|wasm, --jobs N, --repo DIR.",
+        description="Run `python -m verified_bpe.toolchain verify` (= make verify; takes "
+        "minutes): check every module under lean/, audit the headline theorems' axioms.",
     )
-    sub.add_parser(
+    ver.add_argument("--route", choices=("native", "wasm"), default=None,
+                     help="native: `lean` on PATH; wasm: the offline npm build "
+                     "(default: native if `lean` is on PATH)")
+    ver.add_argument("--jobs", type=_positive, default=2, metavar="N",
+                     help="Lean checks at once (default: %(default)s)")
+    ver.add_argument("--repo", metavar="DIR", default=None,
+                     help="the project checkout (default: the one containing the current "
+                     "directory)")
+
+    ben = sub.add_parser(
         "bench", help="encoding throughput vs tiktoken (source checkout)",
-        description="Run bench/bench_encode.py; other options are passed to it: "
-        "--encoding NAME, --mb SCALE, --repeat N, --spec, --skip-rss.",
+        description="Run bench/bench_encode.py (= make bench without installing the "
+        "[bench] extra): speed, linearity, memory and profile next to tiktoken.",
     )
+    ben.add_argument("--encoding", choices=BENCH_ENCODINGS, default=None,
+                     help="one encoding (default: both)")
+    ben.add_argument("--mb", type=_positive_float, default=1.0, metavar="X",
+                     help="scale of every workload (default: %(default)s)")
+    ben.add_argument("--repeat", type=_positive, default=3, metavar="N",
+                     help="runs per ordinary workload (default: %(default)s)")
+    ben.add_argument("--spec", action="store_true", help="also time the spec engine")
+    ben.add_argument("--skip-rss", action="store_true", help="no 50 MB RSS subprocesses")
+    ben.add_argument("--sections", type=_sections, default=",".join(BENCH_SECTIONS),
+                     metavar="LIST", help="comma-separated subset of "
+                     f"{','.join(BENCH_SECTIONS)} (default: all)")
     return parser
 
 
-def _vocab_size(word: str) -> int:
+def _integer_at_least(minimum: int, what: str) -> Callable[[str], int]:
+    """An argparse type: ASCII digits (:func:`~verified_bpe.engine.validate.decimal`) for a
+    number at least ``minimum``; a usage error (exit 2) otherwise."""
+
+    def parse(word: str) -> int:
+        try:
+            value = validate.decimal(word, what)
+        except InvalidArgumentError as exc:
+            raise argparse.ArgumentTypeError(exc.message) from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        return value
+
+    return parse
+
+
+_vocab_size = _integer_at_least(256, "--vocab-size")
+_positive = _integer_at_least(1, "a count")
+
+
+def _positive_float(word: str) -> float:
     try:
-        value = validate.decimal(word, "--vocab-size")
-    except InvalidArgumentError as exc:
-        raise argparse.ArgumentTypeError(exc.message) from None
-    if value < 256:
-        raise argparse.ArgumentTypeError(f"must be at least 256, not {value}")
+        value = float(word)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {word!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number, not {word!r}")
     return value
 
 
-PASS_THROUGH = {"verify", "bench"}
+def _sections(word: str) -> str:
+    unknown = [part for part in word.split(",") if part not in BENCH_SECTIONS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown section {unknown[0]!r} (choose from {', '.join(BENCH_SECTIONS)})"
+        )
+    return word
 
 
 def main(
@@ -310,13 +412,14 @@ def main(
 ) -> int:
     """Run the command line; returns the exit status (argparse exits with 2 itself)."""
     parser = build_parser(prog)
-    args, extra = parser.parse_known_args(argv)
-    if extra and args.command not in PASS_THROUGH:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args = parser.parse_args(argv)
+    unused = option_without_effect(args)
+    if unused is not None:
+        parser.error(unused)
     stdin = stdin if stdin is not None else sys.stdin.buffer
     stdout = stdout if stdout is not None else sys.stdout.buffer
     try:
-        return _dispatch(args, extra, stdin, stdout)
+        return _dispatch(args, stdin, stdout)
     except BrokenPipeError:
         return 1
     except (BpeError, CliError, OSError) as exc:
@@ -330,9 +433,14 @@ def main(
             stdout.flush()
 
 
-def _dispatch(
-    args: argparse.Namespace, extra: list[str], stdin: IO[bytes], stdout: IO[bytes]
-) -> int:
+def option_without_effect(args: argparse.Namespace) -> str | None:
+    """Why an option given together with another would do nothing (a usage error), if so."""
+    if getattr(args, "model", None) is not None and getattr(args, "engine", None) is not None:
+        return "--engine does not apply to --model (a trained model has its own merge loop)"
+    return None
+
+
+def _dispatch(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) -> int:
     if args.command == "encode":
         return cmd_encode(args, stdin, stdout)
     if args.command == "decode":
@@ -340,8 +448,8 @@ def _dispatch(
     if args.command == "train":
         return cmd_train(args, stdin, stdout)
     if args.command == "verify":
-        return cmd_verify(args, extra)
-    return cmd_bench(args, extra)
+        return cmd_verify(args)
+    return cmd_bench(args)
 
 
 def _describe(exc: Exception) -> str:

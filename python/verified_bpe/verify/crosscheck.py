@@ -12,7 +12,7 @@ vocabulary as ``build_vocab`` computes it) and derives the roundtrip theorem for
 
 * cl100k_base: whole texts through the proven ASCII pre-tokenizer ``Bpe.encode``; tiktoken
   runs with the seed's split pattern (:data:`~verified_bpe.engine.patterns.CL100K_PATTERN_ORIGINAL`;
-  tiktoken 0.14's pattern adds a ``\\s++$`` branch, see README).
+  tiktoken 0.14's pattern adds a ``\\s++$`` branch, see docs/python.md).
 * o200k_base: the o200k pre-tokenizer is not formalised in Lean, so each fact encodes the
   chunks that o200k's regex produces (``(chunks.map stringBytes).flatMap (encodeChunk …)``)
   and compares with tiktoken's ids for the whole text.
@@ -587,7 +587,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path(".cache/crosscheck"))
     ap.add_argument("--ranks-ok", action="store_true",
                     help="also prove condition C (checkRanksFast, lookups in a search tree) and "
-                         "the issue-14 corollaries for the slice (kernel cost: README)")
+                         "the issue-14 corollaries for the slice (kernel cost: docs/crosscheck.md)")
     args = ap.parse_args(argv)
     sl = load_slice(args.encoding, args.ranks)
     facts = make_facts(sl, default_texts(args.generated, args.lines, args.seed))
