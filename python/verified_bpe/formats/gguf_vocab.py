@@ -11,16 +11,20 @@ A GGUF file stores a BPE tokenizer (``tokenizer.ggml.model == "gpt2"``) as metad
   defined, 5 unused, 6 byte; control and user-defined tokens are spelled as plain text;
 * ``tokenizer.ggml.bos_token_id`` / ``eos_token_id`` (optional).
 
-:func:`read_gguf_vocab` turns this into a rank table ``{token bytes: id}`` for
-:meth:`~verified_bpe.engine.tokenizer.Tokenizer.from_ranks` (tiktoken-style: the id is the rank),
-and :func:`tokenizer_from_gguf` builds the tokenizer.  Rank-based merging equals merge-list
-BPE when the merges are listed in the order of the ids of the tokens they produce (as in
-GGUF files converted from tiktoken vocabularies, e.g. Llama 3); :func:`tokenizer_from_gguf`
-checks that order.  Every problem with the file raises
-:class:`~verified_bpe.errors.MalformedGgufError`.
+:func:`read_gguf_vocab` reads it (with :mod:`.gguf_file`, a reader of the metadata alone;
+``gguf.GGUFReader`` took minutes per real vocabulary) into ``{token bytes: id}`` for the
+normal tokens, the special tokens and the merges.  :func:`tokenizer_from_gguf` builds
 
-The file is parsed by the ``gguf`` package (``GGUFReader``), with reads past the end of the
-file turned into errors (the stock reader returns short arrays there).
+* a rank-based :class:`~verified_bpe.engine.tokenizer.Tokenizer` (tiktoken-style: the id is
+  the rank) when that is exact: merges listed in the order of the ids they produce, each
+  token made by one merge, all 256 single bytes present, a one-regex pre-tokenizer (gpt-2;
+  GGUF files converted from tiktoken vocabularies);
+* otherwise :class:`LlamaCppTokenizer`: llama.cpp's rules (merge-list BPE, the regex sequence
+  of each ``tokenizer.ggml.pre``, ``ignore_merges``, the fallback for missing bytes,
+  user-defined tokens), tested against llama.cpp's own vocabulary files and test vectors.
+
+Every problem with the file raises :class:`~verified_bpe.errors.MalformedGgufError`; a
+tokenizer that is not byte-level BPE, :class:`~verified_bpe.errors.UnsupportedGgufModelError`.
 """
 
 from __future__ import annotations
@@ -31,9 +35,28 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from ..engine.patterns import CL100K_PATTERN, GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN, PATTERNS
+from ..engine.merge_list import merge_list_bpe, pair_ranks
+from ..engine.patterns import (
+    CL100K_PATTERN,
+    GPT2_PATTERN,
+    LLAMA3_PATTERN,
+    LLAMA_CPP_PRE,
+    LLAMA_CPP_REGEXES,
+    O200K_PATTERN,
+    PATTERNS,
+    split_sequence,
+)
 from ..engine.validate import check_regular_file
-from ..errors import BpeError, MalformedGgufError
+from ..errors import (
+    BpeError,
+    InvalidArgumentError,
+    MalformedGgufError,
+    UnencodableBytesError,
+    UnknownTokenError,
+    UnsupportedGgufModelError,
+)
+from . import gguf_file
+from .gguf_file import GgufValue
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine.tokenizer import Engine, Tokenizer
@@ -157,6 +180,8 @@ class GgufVocab:
     merges: tuple[tuple[bytes, bytes], ...] = field(repr=False)
     bos_token_id: int | None = None
     eos_token_id: int | None = None
+    odd_tokens: dict[int, str] = field(default_factory=dict, repr=False)
+    user_defined: frozenset[int] = frozenset()
 
     @property
     def pattern(self) -> str:
@@ -187,101 +212,85 @@ class GgufVocab:
         return None
 
 
-def _strict_reader_class() -> type:
-    """``gguf.GGUFReader`` whose reads past the end of the file raise ``ValueError``."""
-    import gguf
-
-    class StrictReader(gguf.GGUFReader):  # type: ignore[misc]
-        def _get(self, offset: int, dtype: Any, count: int = 1, override_order: Any = None) -> Any:
-            import numpy as np
-
-            count = int(count)
-            end = offset + int(np.empty([], dtype=dtype).itemsize) * count
-            if offset < 0 or end > len(self.data):
-                size = len(self.data)
-                raise ValueError(f"truncated file: needs bytes {offset}..{end}, has {size}")
-            return super()._get(offset, dtype, count, override_order)
-
-    return StrictReader
+_TOKENIZER_KEYS = (
+    KEY_MODEL, KEY_PRE, KEY_TOKENS, KEY_MERGES, KEY_TOKEN_TYPE, KEY_BOS, KEY_EOS,
+)  # fmt: skip
 
 
-_STRICT_READER: list[type] = []
-
-
-def _open_reader(path: str) -> Any:
-    if not _STRICT_READER:
-        _STRICT_READER.append(_strict_reader_class())
-    return _STRICT_READER[0](path)
-
-
-def _scalar_types() -> set[Any]:
-    import gguf
-
-    t = gguf.GGUFValueType
-    return {t.UINT8, t.INT8, t.UINT16, t.INT16, t.UINT32, t.INT32, t.UINT64, t.INT64}
-
-
-def _get_string(reader: Any, key: str, required: bool) -> str | None:
-    import gguf
-
-    f = reader.fields.get(key)
-    if f is None:
+def _get_string(meta: Mapping[str, GgufValue], key: str, required: bool) -> str | None:
+    v = meta.get(key)
+    if v is None:
         if required:
             raise MalformedGgufError(f"missing key {key!r}")
         return None
-    if list(f.types) != [gguf.GGUFValueType.STRING]:
-        raise MalformedGgufError(f"{key!r} must be a string, not {_type_name(f.types)}")
-    return str(f.contents())
+    if v.type != gguf_file.STRING:
+        raise MalformedGgufError(f"{key!r} must be a string, not {v.type_name}")
+    return str(v.value)
 
 
-def _get_int(reader: Any, key: str) -> int | None:
-    f = reader.fields.get(key)
-    if f is None:
+def _get_int(meta: Mapping[str, GgufValue], key: str) -> int | None:
+    v = meta.get(key)
+    if v is None:
         return None
-    if len(f.types) != 1 or f.types[0] not in _scalar_types():
-        raise MalformedGgufError(f"{key!r} must be an integer, not {_type_name(f.types)}")
-    return int(f.contents())
+    if v.type not in gguf_file.INTEGER_TYPES:
+        raise MalformedGgufError(f"{key!r} must be an integer, not {v.type_name}")
+    return int(v.value)
 
 
-def _get_array(reader: Any, key: str, element: str, required: bool) -> list[Any] | None:
-    import gguf
-
-    f = reader.fields.get(key)
-    if f is None:
+def _get_array(
+    meta: Mapping[str, GgufValue], key: str, element: str, required: bool
+) -> list[Any] | None:
+    v = meta.get(key)
+    if v is None:
         if required:
             raise MalformedGgufError(f"missing key {key!r}")
         return None
-    types = list(f.types)
-    if not types or types[0] != gguf.GGUFValueType.ARRAY:
-        raise MalformedGgufError(f"{key!r} must be an array, not {_type_name(types)}")
-    if len(types) == 1:  # empty array: no element type recorded
+    if v.type != gguf_file.ARRAY:
+        raise MalformedGgufError(f"{key!r} must be an array, not {v.type_name}")
+    if not v.value:
         return []
     ok = (
-        types[1:] == [gguf.GGUFValueType.STRING]
+        v.element == gguf_file.STRING
         if element == "string"
-        else len(types) == 2 and types[1] in _scalar_types()
+        else v.element in gguf_file.INTEGER_TYPES
     )
     if not ok:
-        raise MalformedGgufError(
-            f"{key!r} must be an array of {element}s, not {_type_name(types)}"
-        )
-    return list(f.contents())
+        raise MalformedGgufError(f"{key!r} must be an array of {element}s, not {v.type_name}")
+    return list(v.value)
 
 
-def _type_name(types: Sequence[Any]) -> str:
-    return "/".join(getattr(t, "name", str(t)).lower() for t in types) or "nothing"
+@cache
+def _latin1_table() -> dict[int, str]:
+    """``str.translate`` table: an alphabet character -> the Latin-1 character of its byte;
+    a Latin-1 character outside the alphabet -> a character Latin-1 cannot encode."""
+    table = {ord(char): chr(b) for b, char in bytes_to_unicode().items()}
+    for code in range(256):
+        table.setdefault(code, "\U0010FFFF")
+    return table
+
+
+def _text_bytes(text: str) -> bytes | None:
+    """:func:`token_text_to_bytes`, fast; ``None`` for a character outside the alphabet."""
+    try:
+        return text.translate(_latin1_table()).encode("latin-1")
+    except UnicodeEncodeError:
+        return None
 
 
 def _decode_tokens(
     texts: Sequence[str], types: Sequence[int] | None
-) -> tuple[dict[bytes, int], dict[str, int]]:
-    """Split the token list into the rank table (normal tokens) and the special tokens."""
+) -> tuple[dict[bytes, int], dict[str, int], dict[int, str]]:
+    """Split the token list into the normal tokens (``{bytes: id}``), the special tokens
+    (``{text: id}``: control, user-defined, unknown) and the normal tokens whose text is not
+    in the byte alphabet (``{id: text}``: no byte string of text spells them, so llama.cpp
+    never produces them; command-r has such tokens)."""
     if types is not None and len(types) != len(texts):
         raise MalformedGgufError(
             f"{KEY_TOKEN_TYPE!r} has {len(types)} entries for {len(texts)} tokens"
         )
     ranks: dict[bytes, int] = {}
     specials: dict[str, int] = {}
+    odd: dict[int, str] = {}
     for token_id, text in enumerate(texts):
         kind = TOKEN_NORMAL if types is None else types[token_id]
         if kind in (TOKEN_CONTROL, TOKEN_USER_DEFINED, TOKEN_UNKNOWN):
@@ -295,10 +304,10 @@ def _decode_tokens(
         elif kind == TOKEN_NORMAL:
             if not text:
                 raise MalformedGgufError(f"token {token_id} is empty")
-            try:
-                data = token_text_to_bytes(text)
-            except MalformedGgufError as exc:
-                raise MalformedGgufError(f"token {token_id}: {exc.message}") from None
+            data = _text_bytes(text)
+            if data is None:
+                odd[token_id] = text
+                continue
             if data in ranks:
                 raise MalformedGgufError(
                     f"tokens {ranks[data]} and {token_id} are both the bytes {data!r}"
@@ -308,34 +317,33 @@ def _decode_tokens(
             raise MalformedGgufError(
                 f"token {token_id} has type {kind}, unsupported by byte-level BPE"
             )
-    missing = [b for b in range(256) if bytes([b]) not in ranks]
-    if missing:
-        raise MalformedGgufError(
-            f"{len(missing)} single bytes have no token (first: 0x{missing[0]:02X}); "
-            "byte-level BPE needs all 256"
-        )
-    return ranks, specials
+    return ranks, specials, odd
 
 
 def _decode_merges(lines: Sequence[str], ranks: Mapping[bytes, int]) -> list[tuple[bytes, bytes]]:
     """Parse ``"left right"`` merges; both sides and their concatenation must be tokens."""
     merges: list[tuple[bytes, bytes]] = []
+    append = merges.append
     for index, line in enumerate(lines):
         parts = line.split(" ")
         if len(parts) != 2 or not parts[0] or not parts[1]:
             raise MalformedGgufError(f"merge {index} {line[:60]!r} is not 'left right'")
-        try:
-            left, right = (token_text_to_bytes(p) for p in parts)
-        except MalformedGgufError as exc:
-            raise MalformedGgufError(f"merge {index}: {exc.message}") from None
-        for side in (left, right):
-            if side not in ranks:
-                raise MalformedGgufError(f"merge {index} {line!r} names unknown token {side!r}")
+        left, right = _text_bytes(parts[0]), _text_bytes(parts[1])
+        if left is None or right is None:
+            try:
+                for p in parts:
+                    token_text_to_bytes(p)
+            except MalformedGgufError as exc:
+                raise MalformedGgufError(f"merge {index}: {exc.message}") from None
+            raise AssertionError("unreachable")  # pragma: no cover
+        if left not in ranks or right not in ranks:
+            side = left if left not in ranks else right
+            raise MalformedGgufError(f"merge {index} {line!r} names unknown token {side!r}")
         if left + right not in ranks:
             raise MalformedGgufError(
                 f"merge {index} {line!r} produces {left + right!r}, which is not a token"
             )
-        merges.append((left, right))
+        append((left, right))
     return merges
 
 
@@ -345,46 +353,50 @@ def _check_special_id(key: str, token_id: int | None, n_tokens: int) -> None:
 
 
 def read_gguf_vocab(path: str | os.PathLike[str]) -> GgufVocab:
-    """Read the tokenizer metadata of a GGUF file.
+    """Read the tokenizer metadata of a GGUF file (:func:`~.gguf_file.read_metadata`).
 
-    Raises :class:`~verified_bpe.errors.MalformedGgufError` for anything wrong with the file
-    (``OSError`` naming the file for one that cannot be opened at all, e.g. a missing one;
-    :class:`~verified_bpe.errors.NotRegularFileError` for a FIFO, device or directory).
+    Raises :class:`~verified_bpe.errors.UnsupportedGgufModelError` (naming the model type) for
+    a tokenizer other than byte-level BPE, :class:`~verified_bpe.errors.MalformedGgufError`
+    for anything wrong with the file (``OSError`` naming the file for one that cannot be
+    opened at all, e.g. a missing one; :class:`~verified_bpe.errors.NotRegularFileError` for
+    a FIFO, device or directory).
     """
     where = os.fspath(path)
     check_regular_file(where)  # a FIFO would block, a device never end
     try:
         try:
-            reader = _open_reader(where)
+            meta = gguf_file.read_metadata(where, _TOKENIZER_KEYS)
         except OSError as exc:
             if exc.filename is not None:
                 raise
             raise OSError(exc.errno, exc.strerror or str(exc), where) from None
-        except (ValueError, KeyError, IndexError, OverflowError, TypeError) as exc:
-            raise MalformedGgufError(f"not a readable GGUF file: {exc}") from None
-        try:
-            model = _get_string(reader, KEY_MODEL, required=True)
-            pre = _get_string(reader, KEY_PRE, required=False) or "default"
-            texts = _get_array(reader, KEY_TOKENS, "string", required=True)
-            types = _get_array(reader, KEY_TOKEN_TYPE, "integer", required=False)
-            merge_lines = _get_array(reader, KEY_MERGES, "string", required=True)
-            bos = _get_int(reader, KEY_BOS)
-            eos = _get_int(reader, KEY_EOS)
-        except UnicodeDecodeError as exc:
-            raise MalformedGgufError(f"a string is not valid UTF-8: {exc}") from None
-        finally:
-            del reader
-        assert model is not None and texts is not None and merge_lines is not None
+        model = _get_string(meta, KEY_MODEL, required=True)
+        assert model is not None
+        if model != "gpt2":
+            raise UnsupportedGgufModelError(model, path=where)
+        pre = _get_string(meta, KEY_PRE, required=False) or "default"
+        texts = _get_array(meta, KEY_TOKENS, "string", required=True)
+        types = _get_array(meta, KEY_TOKEN_TYPE, "integer", required=False)
+        merge_lines = _get_array(meta, KEY_MERGES, "string", required=True)
+        bos = _get_int(meta, KEY_BOS)
+        eos = _get_int(meta, KEY_EOS)
+        del meta
+        assert texts is not None and merge_lines is not None
         if not texts:
             raise MalformedGgufError(f"{KEY_TOKENS!r} is empty")
-        ranks, specials = _decode_tokens(texts, types)
+        ranks, specials, odd = _decode_tokens(texts, types)
         merges = _decode_merges(merge_lines, ranks)
         _check_special_id(KEY_BOS, bos, len(texts))
         _check_special_id(KEY_EOS, eos, len(texts))
+    except UnsupportedGgufModelError:
+        raise
     except MalformedGgufError as exc:
         if exc.path is not None:
             raise
         raise MalformedGgufError(exc.message, path=where) from None
+    user_defined = frozenset(
+        i for i in specials.values() if types is not None and types[i] == TOKEN_USER_DEFINED
+    )
     return GgufVocab(
         model=model,
         pre=pre,
@@ -394,22 +406,38 @@ def read_gguf_vocab(path: str | os.PathLike[str]) -> GgufVocab:
         merges=tuple(merges),
         bos_token_id=bos,
         eos_token_id=eos,
+        odd_tokens=odd,
+        user_defined=user_defined,
     )
+
+
+def _rank_problem(vocab: GgufVocab) -> str | None:
+    """Why rank BPE (the id is the rank) would not give merge-list BPE's answer, or ``None``."""
+    missing = [b for b in range(256) if bytes([b]) not in vocab.ranks]
+    if missing:
+        return (
+            f"{len(missing)} single bytes have no token (first: 0x{missing[0]:02X}); "
+            "byte-level BPE needs all 256"
+        )
+    if vocab.odd_tokens:
+        token_id, text = next(iter(vocab.odd_tokens.items()))
+        return f"token {token_id} {text[:40]!r} is not in the GPT-2 byte-to-unicode alphabet"
+    return vocab.merge_order_problem()
 
 
 def tokenizer_from_vocab(
     vocab: GgufVocab, pattern: str | None = None, engine: Engine = "fast", name: str = "gguf"
 ) -> Tokenizer:
-    """A :class:`~verified_bpe.engine.tokenizer.Tokenizer` for ``vocab``.
+    """A rank-based :class:`~verified_bpe.engine.tokenizer.Tokenizer` for ``vocab``.
 
-    Requires ``model == "gpt2"`` (llama.cpp's byte-level BPE) and merges in id order (see
-    :meth:`GgufVocab.merge_order_problem`); ``pattern`` overrides the one named by ``pre``.
+    Requires ``model == "gpt2"`` (llama.cpp's byte-level BPE), all 256 single bytes and merges
+    in id order (see :meth:`GgufVocab.merge_order_problem`): then rank BPE equals merge-list
+    BPE.  ``pattern`` overrides the one named by ``pre``.  Any byte-level file:
+    :func:`llama_tokenizer_from_vocab`.
     """
     if vocab.model != "gpt2":
-        raise MalformedGgufError(
-            f"tokenizer model {vocab.model!r} is not byte-level BPE ('gpt2')"
-        )
-    problem = vocab.merge_order_problem()
+        raise UnsupportedGgufModelError(vocab.model)
+    problem = _rank_problem(vocab)
     if problem is not None:
         raise MalformedGgufError(f"merges cannot be expressed as ranks: {problem}")
     from ..engine.tokenizer import Tokenizer
@@ -430,21 +458,198 @@ def tokenizer_from_vocab(
 
 def tokenizer_from_gguf(
     path: str | os.PathLike[str], pattern: str | None = None, engine: Engine = "fast"
-) -> Tokenizer:
-    """Read a GGUF file and build its tokenizer (:func:`read_gguf_vocab` then
-    :func:`tokenizer_from_vocab`); errors name the file."""
+) -> Tokenizer | LlamaCppTokenizer:
+    """Read a GGUF file and build its tokenizer; errors name the file.
+
+    The rank-based :class:`~verified_bpe.engine.tokenizer.Tokenizer` (tiktoken's rules, every
+    engine) when that is exact: ``pre`` is one of :data:`PRE_PATTERNS` other than
+    ``"default"`` (llama.cpp's default is a sequence of four regexes), or ``pattern`` is
+    given; all 256 bytes are tokens and the merges are in id order (gpt-2, ...).  Otherwise,
+    and for every other byte-level file, :class:`LlamaCppTokenizer` (llama.cpp's rules).
+    """
+    where = os.fspath(path)
     vocab = read_gguf_vocab(path)
     try:
-        return tokenizer_from_vocab(vocab, pattern=pattern, engine=engine, name=os.fspath(path))
+        single = pattern is not None or (vocab.pre in PRE_PATTERNS and vocab.pre != "default")
+        if single and _rank_problem(vocab) is None:
+            return tokenizer_from_vocab(vocab, pattern=pattern, engine=engine, name=where)
+        if pattern is not None:
+            raise MalformedGgufError(
+                f"pattern= needs rank BPE, and {_rank_problem(vocab)}"
+            )
+        return LlamaCppTokenizer(vocab, name=where)
     except MalformedGgufError as exc:
-        raise MalformedGgufError(exc.message, path=os.fspath(path)) from None
+        if isinstance(exc, UnsupportedGgufModelError):
+            raise UnsupportedGgufModelError(exc.model, path=where) from None
+        raise MalformedGgufError(exc.message, path=where) from None
+
+
+def llama_tokenizer_from_gguf(
+    path: str | os.PathLike[str], drop_missing_bytes: bool = False
+) -> LlamaCppTokenizer:
+    """Read a GGUF file and build :class:`LlamaCppTokenizer` (llama.cpp's rules for every
+    byte-level BPE file); errors name the file."""
+    where = os.fspath(path)
+    vocab = read_gguf_vocab(path)
+    try:
+        return LlamaCppTokenizer(vocab, name=where, drop_missing_bytes=drop_missing_bytes)
+    except MalformedGgufError as exc:
+        raise MalformedGgufError(exc.message, path=where) from None
+
+
+# ---------------------------------------------------------------------- llama.cpp's rules
+def llama_cpp_pre(pre: str) -> tuple[tuple[str, ...], bool]:
+    """The regex sequence and the ``ignore_merges`` flag of a ``tokenizer.ggml.pre`` name
+    (:data:`~verified_bpe.engine.patterns.LLAMA_CPP_PRE`); unknown name:
+    :class:`~verified_bpe.errors.MalformedGgufError` naming it."""
+    try:
+        key, ignore_merges = LLAMA_CPP_PRE[pre]
+    except KeyError:
+        known = ", ".join(sorted(LLAMA_CPP_PRE))
+        raise MalformedGgufError(f"unknown pre-tokenizer {pre!r} (known: {known})") from None
+    return LLAMA_CPP_REGEXES[key], ignore_merges
+
+
+class LlamaCppTokenizer:
+    """Byte-level BPE as llama.cpp runs it (``llama_vocab::tokenize``, ``LLAMA_VOCAB_TYPE_BPE``):
+
+    1. special tokens: user-defined tokens always, control and unknown tokens too with
+       ``parse_special=True``, cut the text first (longest text first, leftmost occurrences);
+    2. every other fragment is pre-tokenized by the regex sequence of ``tokenizer.ggml.pre``
+       (:func:`~verified_bpe.engine.patterns.split_sequence`);
+    3. a word that is itself a token is that token when the pre-tokenizer sets
+       ``ignore_merges`` (Llama 3); otherwise merge-list BPE
+       (:func:`~verified_bpe.engine.merge_list.merge_list_bpe`: priority = merge index);
+    4. each part is looked up in the vocabulary (id = the vocabulary's); a part that is not a
+       token (a vocabulary without some single bytes) is replaced, byte by byte, by the
+       single-character tokens of its printable ASCII bytes; llama.cpp DROPS its other bytes.
+       Here that loss of text raises :class:`~verified_bpe.errors.UnencodableBytesError`
+       naming the byte, unless ``drop_missing_bytes=True`` (llama.cpp's behaviour;
+       :attr:`dropped_bytes` counts them).
+
+    ``decode_bytes`` concatenates the tokens' bytes (special tokens: their UTF-8 text).
+    """
+
+    def __init__(
+        self, vocab: GgufVocab, name: str = "gguf", drop_missing_bytes: bool = False
+    ) -> None:
+        if vocab.model != "gpt2":
+            raise UnsupportedGgufModelError(vocab.model)
+        self.vocab = vocab
+        self.name = name
+        self.regexes, self.ignore_merges = llama_cpp_pre(vocab.pre)
+        self._ids = vocab.ranks
+        self._pair_ranks = pair_ranks(vocab.merges)
+        self._bytes: dict[int, bytes] = {i: b for b, i in vocab.ranks.items()}
+        for text, token_id in vocab.special_tokens.items():
+            self._bytes[token_id] = text.encode("utf-8")
+        by_length = sorted(vocab.special_tokens.items(), key=lambda item: -len(item[0]))
+        self._user_defined = [(t, i) for t, i in by_length if t and i in vocab.user_defined]
+        self._all_special = [(t, i) for t, i in by_length if t]
+        self._cache: dict[bytes, tuple[int, ...]] = {}
+        self.drop_missing_bytes = drop_missing_bytes
+        self.dropped_bytes = 0
+
+    @property
+    def n_vocab(self) -> int:
+        """The number of token ids (``tokenizer.ggml.tokens``)."""
+        return len(self.vocab.tokens)
+
+    def _partition(self, text: str, parse_special: bool) -> list[str | int]:
+        fragments: list[str | int] = [text]
+        for special, token_id in self._all_special if parse_special else self._user_defined:
+            out: list[str | int] = []
+            for fragment in fragments:
+                if isinstance(fragment, int) or special not in fragment:
+                    out.append(fragment)
+                    continue
+                pieces = fragment.split(special)
+                for k, piece in enumerate(pieces):
+                    if k:
+                        out.append(token_id)
+                    if piece:
+                        out.append(piece)
+            fragments = out
+        return fragments
+
+    def _encode_word(self, word: bytes) -> tuple[int, ...]:
+        cached = self._cache.get(word)
+        if cached is not None:
+            return cached
+        ids = self._ids
+        dropped = 0
+        whole = ids.get(word) if self.ignore_merges else None
+        if whole is not None:
+            out: list[int] = [whole]
+        else:
+            out = []
+            for part in merge_list_bpe(word, self._pair_ranks):
+                token_id = ids.get(part)
+                if token_id is not None:
+                    out.append(token_id)
+                    continue
+                for b in part:  # llama.cpp: single-character tokens, the rest dropped
+                    single = ids.get(part[:0] + bytes((b,))) if 0x21 <= b <= 0x7E else None
+                    if single is None:
+                        if not self.drop_missing_bytes:
+                            raise UnencodableBytesError(part, b, self.name)
+                        dropped += 1
+                    else:
+                        out.append(single)
+        result = tuple(out)
+        self.dropped_bytes += dropped
+        if not dropped and len(self._cache) < 100_000:
+            self._cache[word] = result
+        return result
+
+    def encode(self, text: str, parse_special: bool = False) -> list[int]:
+        """The ids of ``text`` (no BOS/EOS added), as llama.cpp's ``llama_tokenize`` with
+        ``add_special=false``; ``parse_special`` as there.  Lone surrogates are replaced by
+        U+FFFD first (they have no UTF-8)."""
+        if not isinstance(text, str):
+            raise InvalidArgumentError("text", f"must be a str, not {type(text).__name__}")
+        text = text.encode("utf-8", "replace").decode("utf-8") if not text.isascii() else text
+        out: list[int] = []
+        for fragment in self._partition(text, parse_special):
+            if isinstance(fragment, int):
+                out.append(fragment)
+                continue
+            for word in split_sequence(fragment, self.regexes):
+                out.extend(self._encode_word(word.encode("utf-8")))
+        return out
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """:meth:`encode` with ``parse_special=False``."""
+        return self.encode(text)
+
+    def decode_bytes(self, ids: Sequence[int]) -> bytes:
+        """The bytes of ``ids``; an id that is not a token (or a token outside the byte
+        alphabet): :class:`~verified_bpe.errors.UnknownTokenError`."""
+        out = bytearray()
+        table = self._bytes
+        for token_id in ids:
+            data = table.get(token_id) if isinstance(token_id, int) else None
+            if data is None:
+                raise UnknownTokenError(token_id)
+            out += data
+        return bytes(out)
+
+    def decode(self, ids: Sequence[int], errors: str = "replace") -> str:
+        """:meth:`decode_bytes` as text (``errors`` as in ``bytes.decode``)."""
+        return self.decode_bytes(ids).decode("utf-8", errors)
+
+    def __repr__(self) -> str:
+        return f"<LlamaCppTokenizer {self.name!r} pre={self.vocab.pre!r}>"
 
 
 __all__ = [
     "PRE_PATTERNS",
     "GgufVocab",
+    "LlamaCppTokenizer",
     "bytes_to_token_text",
     "bytes_to_unicode",
+    "llama_cpp_pre",
+    "llama_tokenizer_from_gguf",
     "pattern_for_pre",
     "read_gguf_vocab",
     "token_text_to_bytes",
