@@ -26,10 +26,9 @@ PairRanks = Mapping[tuple[bytes, bytes], int]
 
 def pair_ranks(merges: Iterable[tuple[bytes, bytes]]) -> dict[tuple[bytes, bytes], int]:
     """``{(left, right): index}``, the first index of a pair listed more than once."""
-    ranks: dict[tuple[bytes, bytes], int] = {}
-    for index, pair in enumerate(merges):
-        ranks.setdefault(pair, index)
-    return ranks
+    pairs = list(merges)
+    # built backwards, so that the first index of a repeated pair is the one kept
+    return dict(zip(reversed(pairs), range(len(pairs) - 1, -1, -1), strict=True))
 
 
 def merge_list_bpe(piece: bytes, ranks: PairRanks) -> list[bytes]:

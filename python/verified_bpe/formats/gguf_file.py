@@ -102,26 +102,32 @@ class _Cursor:
             raise MalformedGgufError(f"{what} is not valid UTF-8: {exc}") from None
 
     def strings(self, count: int, what: str) -> list[str]:
-        """``count`` strings, read in one loop (the hot path for token and merge lists)."""
+        """``count`` strings, read in one loop (the hot path for token and merge lists):
+        the slices first (a short slice at the end of the data shows as ``pos > size``),
+        then one ``map`` of ``bytes.decode``."""
         data, size, pos = self.data, self.size, self.pos
         unpack = struct.Struct("<Q").unpack_from
-        out: list[str] = []
-        append = out.append
+        raw: list[bytes] = []
+        append = raw.append
         try:
-            for index in range(count):
-                if pos + 8 > size:
-                    raise MalformedGgufError(f"truncated file: {what}[{index}] at byte {pos}")
+            for _ in range(count):
                 (n,) = unpack(data, pos)
                 pos += 8
-                if pos + n > size:
-                    raise MalformedGgufError(
-                        f"truncated file: {what}[{index}] needs bytes {pos}..{pos + n}, "
-                        f"the file has {size}"
-                    )
-                append(data[pos : pos + n].decode("utf-8"))
+                append(data[pos : pos + n])
                 pos += n
+        except (struct.error, OverflowError):  # a length beyond the file (or beyond ssize_t)
+            pos = size + 1
+        if pos > size:
+            index = len(raw) - (pos != size + 1 or len(raw) == count)
+            raise MalformedGgufError(
+                f"truncated file: {what}[{max(index, 0)}] runs past the end of the file "
+                f"({size} bytes)"
+            )
+        try:
+            out = list(map(bytes.decode, raw))
         except UnicodeDecodeError as exc:
-            raise MalformedGgufError(f"{what}[{len(out)}] is not valid UTF-8: {exc}") from None
+            bad = next(i for i, b in enumerate(raw) if not _is_utf8(b))
+            raise MalformedGgufError(f"{what}[{bad}] is not valid UTF-8: {exc}") from None
         self.pos = pos
         return out
 
@@ -157,6 +163,14 @@ class _Cursor:
             items = [self.value(ARRAY, f"{what}[{i}]").value for i in range(count)]
             return GgufValue(ARRAY, items, ARRAY)
         raise MalformedGgufError(f"{what}: unknown array element type {element}")
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def parse_metadata(

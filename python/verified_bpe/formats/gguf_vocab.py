@@ -30,9 +30,12 @@ tokenizer that is not byte-level BPE, :class:`~verified_bpe.errors.UnsupportedGg
 from __future__ import annotations
 
 import os
+import re
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from ..engine.merge_list import merge_list_bpe, pair_ranks
@@ -277,6 +280,23 @@ def _text_bytes(text: str) -> bytes | None:
         return None
 
 
+_OUTSIDE_LATIN1 = re.compile("[^\x00-\xff]")
+
+
+def _bulk_text_bytes(texts: Sequence[str]) -> list[bytes | None]:
+    """:func:`_text_bytes` of every text, in a few passes over their concatenation (one
+    ``translate``, one ``encode``; each character stays one character, so the lengths cut
+    the result): 5-10 times faster than text by text on a 250,000-token vocabulary."""
+    joined = "".join(texts)
+    translated = joined.translate(_latin1_table())
+    data = translated.encode("latin-1", "replace")
+    ends = list(accumulate(map(len, texts)))
+    out: list[bytes | None] = [data[a:b] for a, b in zip([0, *ends], ends, strict=False)]
+    for m in _OUTSIDE_LATIN1.finditer(translated):  # outside the alphabet
+        out[bisect_right(ends, m.start())] = None
+    return out
+
+
 def _decode_tokens(
     texts: Sequence[str], types: Sequence[int] | None
 ) -> tuple[dict[bytes, int], dict[str, int], dict[int, str]]:
@@ -288,63 +308,84 @@ def _decode_tokens(
         raise MalformedGgufError(
             f"{KEY_TOKEN_TYPE!r} has {len(types)} entries for {len(texts)} tokens"
         )
-    ranks: dict[bytes, int] = {}
+    if types is None:
+        types = [TOKEN_NORMAL] * len(texts)
+    spelled = _bulk_text_bytes(texts)
+    normal = [i for i, kind in enumerate(types) if kind == TOKEN_NORMAL]
+    odd = {i: texts[i] for i in normal if spelled[i] is None}
+    ranks: dict[bytes, int] = {spelled[i]: i for i in normal if spelled[i] is not None}  # type: ignore[misc]
+    if len(ranks) != len(normal) - len(odd) or b"" in ranks:
+        _token_problem(normal, spelled)
     specials: dict[str, int] = {}
-    odd: dict[int, str] = {}
-    for token_id, text in enumerate(texts):
-        kind = TOKEN_NORMAL if types is None else types[token_id]
-        if kind in (TOKEN_CONTROL, TOKEN_USER_DEFINED, TOKEN_UNKNOWN):
-            if text in specials:
-                raise MalformedGgufError(
-                    f"special token {text!r} has ids {specials[text]} and {token_id}"
-                )
-            specials[text] = token_id
-        elif kind == TOKEN_UNUSED:
+    for token_id, kind in enumerate(types):
+        if kind in (TOKEN_NORMAL, TOKEN_UNUSED):
             continue
-        elif kind == TOKEN_NORMAL:
-            if not text:
-                raise MalformedGgufError(f"token {token_id} is empty")
-            data = _text_bytes(text)
-            if data is None:
-                odd[token_id] = text
-                continue
-            if data in ranks:
-                raise MalformedGgufError(
-                    f"tokens {ranks[data]} and {token_id} are both the bytes {data!r}"
-                )
-            ranks[data] = token_id
-        else:
+        if kind not in (TOKEN_CONTROL, TOKEN_USER_DEFINED, TOKEN_UNKNOWN):
             raise MalformedGgufError(
                 f"token {token_id} has type {kind}, unsupported by byte-level BPE"
             )
+        text = texts[token_id]
+        if text in specials:
+            raise MalformedGgufError(
+                f"special token {text!r} has ids {specials[text]} and {token_id}"
+            )
+        specials[text] = token_id
     return ranks, specials, odd
+
+
+def _token_problem(normal: Sequence[int], spelled: Sequence[bytes | None]) -> None:
+    """Raise the error of the first empty or repeated normal token."""
+    seen: dict[bytes, int] = {}
+    for token_id in normal:
+        data = spelled[token_id]
+        if data is None:
+            continue
+        if not data:
+            raise MalformedGgufError(f"token {token_id} is empty")
+        if data in seen:
+            raise MalformedGgufError(
+                f"tokens {seen[data]} and {token_id} are both the bytes {data!r}"
+            )
+        seen[data] = token_id
+    raise AssertionError("no problem found")  # pragma: no cover
 
 
 def _decode_merges(lines: Sequence[str], ranks: Mapping[bytes, int]) -> list[tuple[bytes, bytes]]:
     """Parse ``"left right"`` merges; both sides and their concatenation must be tokens."""
-    merges: list[tuple[bytes, bytes]] = []
-    append = merges.append
-    for index, line in enumerate(lines):
-        parts = line.split(" ")
-        if len(parts) != 2 or not parts[0] or not parts[1]:
-            raise MalformedGgufError(f"merge {index} {line[:60]!r} is not 'left right'")
-        left, right = _text_bytes(parts[0]), _text_bytes(parts[1])
-        if left is None or right is None:
-            try:
-                for p in parts:
-                    token_text_to_bytes(p)
-            except MalformedGgufError as exc:
-                raise MalformedGgufError(f"merge {index}: {exc.message}") from None
-            raise AssertionError("unreachable")  # pragma: no cover
-        if left not in ranks or right not in ranks:
-            side = left if left not in ranks else right
-            raise MalformedGgufError(f"merge {index} {line!r} names unknown token {side!r}")
-        if left + right not in ranks:
-            raise MalformedGgufError(
-                f"merge {index} {line!r} produces {left + right!r}, which is not a token"
-            )
-        append((left, right))
-    return merges
+    sides = " ".join(lines).split(" ")
+    if len(sides) != 2 * len(lines) or not all(sides):
+        for index, line in enumerate(lines):  # find the culprit
+            parts = line.split(" ")
+            if len(parts) != 2 or not parts[0] or not parts[1]:
+                raise MalformedGgufError(f"merge {index} {line[:60]!r} is not 'left right'")
+    spelled = _bulk_text_bytes(sides)
+    lefts, rights = spelled[0::2], spelled[1::2]
+    known = ranks.__contains__
+    if None in spelled or not all(map(known, spelled)):
+        for index, (left, right) in enumerate(zip(lefts, rights, strict=True)):
+            if left is None or right is None or not known(left) or not known(right):
+                _merge_problem(index, lines[index], left, right, ranks)
+    products = list(map(bytes.__add__, lefts, rights))  # type: ignore[arg-type]
+    if not all(map(known, products)):
+        index = next(i for i, p in enumerate(products) if not known(p))
+        raise MalformedGgufError(
+            f"merge {index} {lines[index]!r} produces {products[index]!r}, which is not a token"
+        )
+    return list(zip(lefts, rights, strict=True))  # type: ignore[arg-type]
+
+
+def _merge_problem(
+    index: int, line: str, left: bytes | None, right: bytes | None, ranks: Mapping[bytes, int]
+) -> None:
+    """Raise the error of a merge with a side outside the alphabet or not a token."""
+    if left is None or right is None:
+        try:
+            for part in line.split(" "):
+                token_text_to_bytes(part)
+        except MalformedGgufError as exc:
+            raise MalformedGgufError(f"merge {index}: {exc.message}") from None
+    side = left if left not in ranks else right
+    raise MalformedGgufError(f"merge {index} {line!r} names unknown token {side!r}")
 
 
 def _check_special_id(key: str, token_id: int | None, n_tokens: int) -> None:
