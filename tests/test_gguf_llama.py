@@ -214,3 +214,25 @@ def test_cache_dir_override(monkeypatch, tmp_path):
     assert testdata.cache_dir() == tmp_path
     monkeypatch.delenv("VERIFIED_BPE_TESTDATA")
     assert testdata.cache_dir() == Path(__file__).resolve().parent.parent / ".cache" / "testdata"
+
+
+def test_cli_encodes_with_a_gguf_file():
+    """The documented command (docs/gguf.md)."""
+    import subprocess
+    import sys
+
+    path = testdata.vocab_path("qwen2")
+    text, ids = next(v for v in testdata.read_vectors("qwen2") if "🦙" in v[0])
+    run = subprocess.run(
+        [sys.executable, "-m", "verified_bpe", "encode", "--gguf", str(path), text],
+        capture_output=True,
+        check=True,
+    )
+    assert [int(t) for t in run.stdout.split()] == ids
+    run = subprocess.run(
+        [sys.executable, "-m", "verified_bpe", "decode", "--stream", "--gguf", str(path)]
+        + [str(i) for i in ids],
+        capture_output=True,
+        check=True,
+    )
+    assert run.stdout.decode("utf-8") == text

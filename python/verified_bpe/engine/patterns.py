@@ -38,6 +38,12 @@ CL100K_PATTERN = (
 
 GPT4_PATTERN = CL100K_PATTERN
 
+#: ``r50k_pat_str`` of ``tiktoken_ext/openai_public.py`` (tiktoken 0.14): gpt2, r50k_base,
+#: p50k_base and p50k_edit (the GPT-2 pattern with possessive quantifiers).
+R50K_PATTERN = (
+    r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
+)
+
 O200K_PATTERN = "|".join(
     [
         r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"""
@@ -62,6 +68,7 @@ PATTERNS = {
     "cl100k_base": CL100K_PATTERN,
     "o200k_base": O200K_PATTERN,
     "llama3": LLAMA3_PATTERN,
+    "r50k_base": R50K_PATTERN,
 }
 
 

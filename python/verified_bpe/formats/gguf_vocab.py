@@ -675,6 +675,10 @@ class LlamaCppTokenizer:
             out += data
         return bytes(out)
 
+    def decode_single_token_bytes(self, token_id: int) -> bytes:
+        """The bytes of one token (:meth:`decode_bytes` of ``[token_id]``)."""
+        return self.decode_bytes([token_id])
+
     def decode(self, ids: Sequence[int], errors: str = "replace") -> str:
         """:meth:`decode_bytes` as text (``errors`` as in ``bytes.decode``)."""
         return self.decode_bytes(ids).decode("utf-8", errors)

@@ -155,6 +155,25 @@ def read_vectors(name: str, directory: Path | None = None) -> list[tuple[str, li
     return [(text, [int(t) for t in line.split()]) for text, line in zip(texts, lines, strict=True)]
 
 
+def tiktoken_file(ranks: list[tuple[bytes, int]]) -> bytes:
+    """tiktoken's file format: ``<base64 of the token> <rank>`` per line, in list order."""
+    import base64
+
+    return b"".join(base64.b64encode(t) + b" " + str(r).encode() + b"\n" for t, r in ranks)
+
+
+def gpt2_tiktoken_files(directory: Path | None = None) -> dict[str, bytes]:
+    """``r50k_base.tiktoken`` and ``p50k_base.tiktoken`` rebuilt from llama.cpp's gpt-2 file:
+    the normal tokens' bytes with rank = id (r50k_base), then the runs of 2..25 spaces at
+    ranks 50257..50280 (p50k_base).  Their SHA-256 are tiktoken's published hashes (tested)."""
+    from ..formats.gguf_vocab import read_gguf_vocab
+
+    vocab = read_gguf_vocab(vocab_path("gpt-2", directory))
+    r50k = sorted(vocab.ranks.items(), key=lambda item: item[1])
+    spaces = [(b" " * k, 50257 + k - 2) for k in range(2, 26)]
+    return {"r50k_base": tiktoken_file(r50k), "p50k_base": tiktoken_file(r50k + spaces)}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Fetch, extract and list the models with their vector counts."""
     del argv
