@@ -19,7 +19,10 @@ ranks), rank BPE (:mod:`verified_bpe.spec.ranks`) is the same computation.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import TypeVar
+
+T = TypeVar("T", bytes, str)
 
 PairRanks = Mapping[tuple[bytes, bytes], int]
 
@@ -31,23 +34,24 @@ def pair_ranks(merges: Iterable[tuple[bytes, bytes]]) -> dict[tuple[bytes, bytes
     return dict(zip(reversed(pairs), range(len(pairs) - 1, -1, -1), strict=True))
 
 
-def merge_list_bpe(piece: bytes, ranks: PairRanks) -> list[bytes]:
-    """The parts of ``piece`` after merge-list BPE (see the module docstring).
+def merge_parts(parts: list[T], rank: Callable[[T, T], int | None]) -> list[T]:
+    """Merge-list BPE on ``parts`` (bytes or token texts, concatenated by ``+``): while some
+    adjacent pair has a ``rank``, merge the pair with the lowest one, the leftmost on ties.
 
-    A priority queue of candidate pairs keyed by ``(merge index, left position)``, over a
-    doubly linked list of parts; a popped pair whose parts changed since it was queued is
-    skipped (llama.cpp's ``llm_tokenizer_bpe_session`` works the same way): O(n log n).
+    A priority queue of candidate pairs keyed by ``(rank, left position)``, over a doubly
+    linked list of parts; a popped pair whose parts changed since it was queued is skipped
+    (llama.cpp's ``llm_tokenizer_bpe_session`` works the same way): O(n log n).  A part only
+    grows, so "unchanged" is "the same object".
     """
-    n = len(piece)
+    n = len(parts)
     if n < 2:
-        return [piece] if n else []
-    parts: list[bytes] = [piece[i : i + 1] for i in range(n)]
+        return list(parts)
+    parts = list(parts)
     prev = list(range(-1, n - 1))
     nxt = [*range(1, n), -1]
-    heap: list[tuple[int, int, bytes, bytes]] = []
-    get = ranks.get
+    heap: list[tuple[int, int, T, T]] = []
     for i in range(n - 1):
-        r = get((parts[i], parts[i + 1]))
+        r = rank(parts[i], parts[i + 1])
         if r is not None:
             heap.append((r, i, parts[i], parts[i + 1]))
     heapq.heapify(heap)
@@ -56,23 +60,23 @@ def merge_list_bpe(piece: bytes, ranks: PairRanks) -> list[bytes]:
         right = nxt[left]
         if right < 0 or parts[left] is not a or parts[right] is not b:
             continue  # outdated
-        merged = a + b
+        merged = a + b  # type: ignore[operator]
         parts[left] = merged
-        parts[right] = b""
+        parts[right] = a[:0]
         after = nxt[right]
         nxt[left] = after
         if after >= 0:
             prev[after] = left
         before = prev[left]
         if before >= 0:
-            r = get((parts[before], merged))
+            r = rank(parts[before], merged)
             if r is not None:
                 heapq.heappush(heap, (r, before, parts[before], merged))
         if after >= 0:
-            r = get((merged, parts[after]))
+            r = rank(merged, parts[after])
             if r is not None:
                 heapq.heappush(heap, (r, left, merged, parts[after]))
-    out: list[bytes] = []
+    out: list[T] = []
     i = 0
     while i >= 0:
         out.append(parts[i])
@@ -80,4 +84,11 @@ def merge_list_bpe(piece: bytes, ranks: PairRanks) -> list[bytes]:
     return out
 
 
-__all__ = ["PairRanks", "merge_list_bpe", "pair_ranks"]
+def merge_list_bpe(piece: bytes, ranks: PairRanks) -> list[bytes]:
+    """The parts of ``piece`` after merge-list BPE (see the module docstring): one part per
+    byte to start with, ``ranks`` from :func:`pair_ranks`."""
+    get = ranks.get
+    return merge_parts([piece[i : i + 1] for i in range(len(piece))], lambda a, b: get((a, b)))
+
+
+__all__ = ["PairRanks", "merge_list_bpe", "merge_parts", "pair_ranks"]

@@ -34,11 +34,11 @@ import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
-from ..engine.merge_list import merge_list_bpe, pair_ranks
+from ..engine.merge_list import merge_parts
 from ..engine.patterns import (
     CL100K_PATTERN,
     GPT2_PATTERN,
@@ -170,9 +170,10 @@ def pattern_for_pre(pre: str) -> str:
 class GgufVocab:
     """The byte-level BPE tokenizer stored in a GGUF file.
 
-    ``ranks`` maps the bytes of every normal token to its id; ``special_tokens`` maps the
-    text of every control / user-defined / unknown token to its id; ``merges`` lists the
-    merges (pairs of token bytes) in priority order.
+    ``ranks`` maps the bytes of every normal token to its id (``text_ids``: its text);
+    ``special_tokens`` maps the text of every control / user-defined / unknown token to its
+    id; ``merge_lines`` are the ``"left right"`` merges in priority order (``merges``: as
+    pairs of token bytes).
     """
 
     model: str
@@ -180,11 +181,18 @@ class GgufVocab:
     tokens: tuple[str, ...] = field(repr=False)
     ranks: dict[bytes, int] = field(repr=False)
     special_tokens: dict[str, int]
-    merges: tuple[tuple[bytes, bytes], ...] = field(repr=False)
+    merge_lines: tuple[str, ...] = field(repr=False)
     bos_token_id: int | None = None
     eos_token_id: int | None = None
     odd_tokens: dict[int, str] = field(default_factory=dict, repr=False)
     user_defined: frozenset[int] = frozenset()
+    text_ids: dict[str, int] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def merges(self) -> tuple[tuple[bytes, bytes], ...]:
+        """The merges as pairs of token bytes, in priority order (computed on first use)."""
+        spelled = _bulk_text_bytes(" ".join(self.merge_lines).split(" "))
+        return tuple(zip(spelled[0::2], spelled[1::2], strict=True))  # type: ignore[arg-type]
 
     @property
     def pattern(self) -> str:
@@ -263,6 +271,13 @@ def _get_array(
 
 
 @cache
+def _spelling_table() -> dict[int, str]:
+    """``str.translate`` table: a Latin-1 character (standing for its byte) -> the byte's
+    character in the byte-to-unicode alphabet."""
+    return {b: char for b, char in bytes_to_unicode().items()}
+
+
+@cache
 def _latin1_table() -> dict[int, str]:
     """``str.translate`` table: an alphabet character -> the Latin-1 character of its byte;
     a Latin-1 character outside the alphabet -> a character Latin-1 cannot encode."""
@@ -299,8 +314,9 @@ def _bulk_text_bytes(texts: Sequence[str]) -> list[bytes | None]:
 
 def _decode_tokens(
     texts: Sequence[str], types: Sequence[int] | None
-) -> tuple[dict[bytes, int], dict[str, int], dict[int, str]]:
-    """Split the token list into the normal tokens (``{bytes: id}``), the special tokens
+) -> tuple[dict[bytes, int], dict[str, int], dict[int, str], dict[str, int]]:
+    """Split the token list into the normal tokens (``{bytes: id}``, and ``{text: id}``
+    last), the special tokens
     (``{text: id}``: control, user-defined, unknown) and the normal tokens whose text is not
     in the byte alphabet (``{id: text}``: no byte string of text spells them, so llama.cpp
     never produces them; command-r has such tokens)."""
@@ -313,9 +329,11 @@ def _decode_tokens(
     spelled = _bulk_text_bytes(texts)
     normal = [i for i, kind in enumerate(types) if kind == TOKEN_NORMAL]
     odd = {i: texts[i] for i in normal if spelled[i] is None}
-    ranks: dict[bytes, int] = {spelled[i]: i for i in normal if spelled[i] is not None}  # type: ignore[misc]
-    if len(ranks) != len(normal) - len(odd) or b"" in ranks:
+    kept = [i for i in normal if spelled[i] is not None] if odd else normal
+    ranks: dict[bytes, int] = {spelled[i]: i for i in kept}  # type: ignore[misc]
+    if len(ranks) != len(kept) or b"" in ranks:
         _token_problem(normal, spelled)
+    text_ids = {texts[i]: i for i in kept}
     specials: dict[str, int] = {}
     for token_id, kind in enumerate(types):
         if kind in (TOKEN_NORMAL, TOKEN_UNUSED):
@@ -330,7 +348,7 @@ def _decode_tokens(
                 f"special token {text!r} has ids {specials[text]} and {token_id}"
             )
         specials[text] = token_id
-    return ranks, specials, odd
+    return ranks, specials, odd, text_ids
 
 
 def _token_problem(normal: Sequence[int], spelled: Sequence[bytes | None]) -> None:
@@ -350,32 +368,32 @@ def _token_problem(normal: Sequence[int], spelled: Sequence[bytes | None]) -> No
     raise AssertionError("no problem found")  # pragma: no cover
 
 
-def _decode_merges(lines: Sequence[str], ranks: Mapping[bytes, int]) -> list[tuple[bytes, bytes]]:
-    """Parse ``"left right"`` merges; both sides and their concatenation must be tokens."""
+def _check_merges(lines: Sequence[str], text_ids: Mapping[str, int]) -> None:
+    """Check ``"left right"`` merges: both sides and their concatenation must be normal
+    tokens (compared as texts, so no bytes are built: the errors name the bytes)."""
     sides = " ".join(lines).split(" ")
     if len(sides) != 2 * len(lines) or not all(sides):
         for index, line in enumerate(lines):  # find the culprit
             parts = line.split(" ")
             if len(parts) != 2 or not parts[0] or not parts[1]:
                 raise MalformedGgufError(f"merge {index} {line[:60]!r} is not 'left right'")
-    spelled = _bulk_text_bytes(sides)
-    lefts, rights = spelled[0::2], spelled[1::2]
-    known = ranks.__contains__
-    if None in spelled or not all(map(known, spelled)):
-        for index, (left, right) in enumerate(zip(lefts, rights, strict=True)):
-            if left is None or right is None or not known(left) or not known(right):
-                _merge_problem(index, lines[index], left, right, ranks)
-    products = list(map(bytes.__add__, lefts, rights))  # type: ignore[arg-type]
+    known = text_ids.__contains__
+    if not all(map(known, sides)):
+        index = next(i for i, side in enumerate(sides) if not known(side)) // 2
+        left, right = lines[index].split(" ")
+        _merge_problem(index, lines[index], _text_bytes(left), _text_bytes(right), text_ids)
+    lefts, rights = sides[0::2], sides[1::2]
+    products = list(map(str.__add__, lefts, rights))
     if not all(map(known, products)):
         index = next(i for i, p in enumerate(products) if not known(p))
         raise MalformedGgufError(
-            f"merge {index} {lines[index]!r} produces {products[index]!r}, which is not a token"
+            f"merge {index} {lines[index]!r} produces {token_text_to_bytes(products[index])!r}, "
+            "which is not a token"
         )
-    return list(zip(lefts, rights, strict=True))  # type: ignore[arg-type]
 
 
 def _merge_problem(
-    index: int, line: str, left: bytes | None, right: bytes | None, ranks: Mapping[bytes, int]
+    index: int, line: str, left: bytes | None, right: bytes | None, text_ids: Mapping[str, int]
 ) -> None:
     """Raise the error of a merge with a side outside the alphabet or not a token."""
     if left is None or right is None:
@@ -384,7 +402,7 @@ def _merge_problem(
                 token_text_to_bytes(part)
         except MalformedGgufError as exc:
             raise MalformedGgufError(f"merge {index}: {exc.message}") from None
-    side = left if left not in ranks else right
+    side = left if line.split(" ")[0] not in text_ids else right
     raise MalformedGgufError(f"merge {index} {line!r} names unknown token {side!r}")
 
 
@@ -425,8 +443,8 @@ def read_gguf_vocab(path: str | os.PathLike[str]) -> GgufVocab:
         assert texts is not None and merge_lines is not None
         if not texts:
             raise MalformedGgufError(f"{KEY_TOKENS!r} is empty")
-        ranks, specials, odd = _decode_tokens(texts, types)
-        merges = _decode_merges(merge_lines, ranks)
+        ranks, specials, odd, text_ids = _decode_tokens(texts, types)
+        _check_merges(merge_lines, text_ids)
         _check_special_id(KEY_BOS, bos, len(texts))
         _check_special_id(KEY_EOS, eos, len(texts))
     except UnsupportedGgufModelError:
@@ -444,11 +462,12 @@ def read_gguf_vocab(path: str | os.PathLike[str]) -> GgufVocab:
         tokens=tuple(texts),
         ranks=ranks,
         special_tokens=specials,
-        merges=tuple(merges),
+        merge_lines=tuple(merge_lines),
         bos_token_id=bos,
         eos_token_id=eos,
         odd_tokens=odd,
         user_defined=user_defined,
+        text_ids=text_ids,
     )
 
 
@@ -579,8 +598,9 @@ class LlamaCppTokenizer:
         self.vocab = vocab
         self.name = name
         self.regexes, self.ignore_merges = llama_cpp_pre(vocab.pre)
-        self._ids = vocab.ranks
-        self._pair_ranks = pair_ranks(vocab.merges)
+        self._ids = vocab.text_ids  # llama.cpp looks tokens up by their text
+        lines = vocab.merge_lines  # a pair's rank is the first index of "left right"
+        self._merge_ranks = dict(zip(reversed(lines), range(len(lines) - 1, -1, -1), strict=True))
         self._bytes: dict[int, bytes] = {i: b for b, i in vocab.ranks.items()}
         for text, token_id in vocab.special_tokens.items():
             self._bytes[token_id] = text.encode("utf-8")
@@ -613,27 +633,34 @@ class LlamaCppTokenizer:
             fragments = out
         return fragments
 
+    def _rank(self, left: str, right: str) -> int | None:
+        return self._merge_ranks.get(f"{left} {right}")
+
     def _encode_word(self, word: bytes) -> tuple[int, ...]:
+        """The ids of one pre-tokenized word: worked on its byte-to-unicode spelling, as
+        llama.cpp does (one part per byte to start with)."""
         cached = self._cache.get(word)
         if cached is not None:
             return cached
         ids = self._ids
+        spelled = word.decode("latin-1").translate(_spelling_table())
         dropped = 0
-        whole = ids.get(word) if self.ignore_merges else None
+        whole = ids.get(spelled) if self.ignore_merges else None
         if whole is not None:
             out: list[int] = [whole]
         else:
             out = []
-            for part in merge_list_bpe(word, self._pair_ranks):
+            for part in merge_parts(list(spelled), self._rank):
                 token_id = ids.get(part)
                 if token_id is not None:
                     out.append(token_id)
                     continue
-                for b in part:  # llama.cpp: single-character tokens, the rest dropped
-                    single = ids.get(part[:0] + bytes((b,))) if 0x21 <= b <= 0x7E else None
+                for char in part:  # llama.cpp: single-character tokens, the rest dropped
+                    b = unicode_to_bytes()[char]
+                    single = ids.get(char) if 0x21 <= b <= 0x7E else None
                     if single is None:
                         if not self.drop_missing_bytes:
-                            raise UnencodableBytesError(part, b, self.name)
+                            raise UnencodableBytesError(token_text_to_bytes(part), b, self.name)
                         dropped += 1
                     else:
                         out.append(single)
