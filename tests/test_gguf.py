@@ -350,6 +350,10 @@ def _edit(kv: dict, key: str, index: int, value) -> dict:
         (lambda kv: _edit(kv, "tokens", 280, ""), "is empty"),
         (lambda kv: _edit(kv, "tokens", 280, kv["tokens"][10]), "are both the bytes"),
         (lambda kv: _edit(kv, "tokens", 65, "ĠĠĠĠĠĠĠĠĠĠ"), "names unknown token b'b'"),
+        (  # byte 0xFF made a control token: no merge needs it, only the rank route does
+            lambda kv: _edit(kv, "token_type", rank_slice("cl100k_base")[b"\xff"], CONTROL),
+            "1 single bytes have no token .first: 0xFF.",
+        ),
         (lambda kv: _edit(kv, "merges", 3, "Ġ Ġ Ġ"), "is not 'left right'"),
         (lambda kv: _edit(kv, "merges", 3, "Ġt"), "is not 'left right'"),
         (lambda kv: _edit(kv, "merges", 3, "Ġthe qzx"), "unknown token"),

@@ -12,8 +12,12 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from conftest import UNICODE_SNIPPETS
 from verified_bpe.engine.merge_list import merge_list_bpe, pair_ranks
+from verified_bpe.engine.patterns import R50K_PATTERN, split_sequence
 from verified_bpe.engine.tokenizer import Tokenizer
 from verified_bpe.errors import UnencodableBytesError, UnsupportedGgufModelError
 from verified_bpe.formats.gguf_vocab import (
@@ -105,6 +109,51 @@ def test_missing_single_bytes():
     assert lossy.dropped_bytes == 2
 
 
+#: Original (Hugging Face) pre-tokenizer regexes, as tiktoken runs them: independent of the
+#: llama.cpp regex sequences in engine/patterns.py.
+TIKTOKEN_EQUIVALENT = {
+    "gpt-2": R50K_PATTERN,
+    "llama-bpe": r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}"""
+    r"""| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+""",
+}
+
+
+@cache
+def tiktoken_oracle(name: str):
+    """tiktoken on the file's normal tokens with rank = id: gpt-2 is r50k_base, and Llama 3's
+    vocabulary is a tiktoken rank file (its GGUF merge list is redundant, its ids are the
+    ranks), so tiktoken is an oracle for merge-list BPE + ``ignore_merges`` there."""
+    tiktoken = pytest.importorskip("tiktoken")
+    vocab = read_gguf_vocab(testdata.vocab_path(name))
+    return tiktoken.Encoding(
+        name=f"{name}-gguf-oracle",
+        pat_str=TIKTOKEN_EQUIVALENT[name],
+        mergeable_ranks=vocab.ranks,
+        special_tokens={},
+    )
+
+
+@pytest.mark.parametrize("name", sorted(TIKTOKEN_EQUIVALENT))
+def test_equals_tiktoken_on_corpora(name, stdlib_corpus, tally):
+    from conftest import cjk_texts, locale_texts
+
+    docs = [t for _, t in stdlib_corpus[:15] + cjk_texts() + locale_texts(5_000)]
+    tok, ref = tokenizer(name), tiktoken_oracle(name)
+    for doc in docs:
+        assert tok.encode(doc) == ref.encode_ordinary(doc)
+    tally(f"gguf {name} vs tiktoken: texts", len(docs))
+
+
+@pytest.mark.parametrize("name", sorted(TIKTOKEN_EQUIVALENT))
+@settings(max_examples=150, deadline=None)
+@given(text=st.lists(
+    st.one_of(st.sampled_from(UNICODE_SNIPPETS), st.text(max_size=4)), max_size=12
+).map("".join))
+def test_equals_tiktoken_hypothesis(name, text):
+    text = text.encode("utf-8", "replace").decode("utf-8")  # no lone surrogates
+    assert tokenizer(name).encode(text) == tiktoken_oracle(name).encode_ordinary(text)
+
+
 @pytest.mark.parametrize(("name", "model"), sorted(OTHER.items()))
 def test_other_models_are_refused_by_type(name, model):
     path = testdata.vocab_path(name)
@@ -141,8 +190,6 @@ def test_merge_list_is_the_seed_encode_chunk_relabelled(name):
     tok = tokenizer(name)
     words = 0
     for text, _ in testdata.read_vectors(name):
-        from verified_bpe.engine.patterns import split_sequence
-
         for word in split_sequence(text, tok.regexes):
             data = word.encode("utf-8")
             seed = [back[i] for i in encode_chunk(seed_merges, list(range(256)), data)]
