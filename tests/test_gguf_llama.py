@@ -154,6 +154,22 @@ def test_equals_tiktoken_hypothesis(name, text):
     assert tokenizer(name).encode(text) == tiktoken_oracle(name).encode_ordinary(text)
 
 
+def test_special_tokens_as_llama_cpp():
+    """qwen2: ``<|im_start|>`` is a control token (cut only with ``parse_special``),
+    ``[PAD151646]`` a user-defined one (always cut first, as llama.cpp and Hugging Face do);
+    the text around them is encoded as if alone."""
+    tok = tokenizer("qwen2")
+    assert tok.vocab.tokens[151644] == "<|im_start|>" and 151644 not in tok.vocab.user_defined
+    assert tok.vocab.tokens[151646] == "[PAD151646]" and 151646 in tok.vocab.user_defined
+    text = "a<|im_start|>b [PAD151646]c"
+    plain = tok.encode(text)
+    assert 151644 not in plain and tok.decode(plain) == text
+    assert plain == [*tok.encode("a<|im_start|>b "), 151646, *tok.encode("c")]
+    assert tok.encode(text, parse_special=True) == [
+        *tok.encode("a"), 151644, *tok.encode("b "), 151646, *tok.encode("c")
+    ]
+
+
 @pytest.mark.parametrize(("name", "model"), sorted(OTHER.items()))
 def test_other_models_are_refused_by_type(name, model):
     path = testdata.vocab_path(name)
