@@ -394,10 +394,13 @@ def test_empty_token_array(tmp_path):
 
 def test_not_bpe_or_bad_merge_order(tmp_path):
     kv = good_kv(n=SMALL_N)
-    kv["model"] = "llama"
-    with pytest.raises(UnsupportedGgufModelError, match="'llama' .SentencePiece BPE.") as info:
+    kv["model"] = "bert"
+    with pytest.raises(UnsupportedGgufModelError, match="'bert' .WordPiece.") as info:
+        tokenizer_from_gguf(write_gguf(tmp_path / "wpm.gguf", **kv))
+    assert info.value.model == "bert" and info.value.path.endswith("wpm.gguf")
+    kv["model"] = "llama"  # SentencePiece, but without scores
+    with pytest.raises(MalformedGgufError, match="tokenizer.ggml.scores"):
         tokenizer_from_gguf(write_gguf(tmp_path / "spm.gguf", **kv))
-    assert info.value.model == "llama" and info.value.path.endswith("spm.gguf")
     kv = good_kv(n=SMALL_N)
     kv["merges"] = list(reversed(kv["merges"]))  # well-formed, but not in id order
     path = write_gguf(tmp_path / "order.gguf", **kv)

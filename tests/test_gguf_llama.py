@@ -20,6 +20,7 @@ from verified_bpe.engine.merge_list import merge_list_bpe, pair_ranks
 from verified_bpe.engine.patterns import R50K_PATTERN, split_sequence
 from verified_bpe.engine.tokenizer import Tokenizer
 from verified_bpe.errors import UnencodableBytesError, UnsupportedGgufModelError
+from verified_bpe.formats.gguf_spm import SentencePieceBpeTokenizer
 from verified_bpe.formats.gguf_vocab import (
     LlamaCppTokenizer,
     llama_tokenizer_from_gguf,
@@ -46,10 +47,9 @@ BYTE_LEVEL = {
     "gpt-neox": 0,
     "aquila": 0,
 }
+#: SentencePiece BPE files (``tokenizer.ggml.model == "llama"``), with their vector counts
+SENTENCEPIECE = {"llama-spm": 46, "phi-3": 46, "baichuan": 0}
 OTHER = {
-    "llama-spm": "llama",
-    "phi-3": "llama",
-    "baichuan": "llama",
     "bert-bge": "bert",
     "nomic-bert-moe": "t5",
     "gemma-4": "gemma4",
@@ -77,7 +77,7 @@ def test_sdist_is_the_published_one():
 
 
 def test_every_file_is_classified():
-    assert sorted(testdata.model_names()) == sorted([*BYTE_LEVEL, *OTHER])
+    assert sorted(testdata.model_names()) == sorted([*BYTE_LEVEL, *SENTENCEPIECE, *OTHER])
 
 
 @pytest.mark.parametrize("name", sorted(BYTE_LEVEL))
@@ -168,6 +168,33 @@ def test_special_tokens_as_llama_cpp():
     assert tok.encode(text, parse_special=True) == [
         *tok.encode("a"), 151644, *tok.encode("b "), 151646, *tok.encode("c")
     ]
+
+
+@pytest.mark.parametrize("name", sorted(SENTENCEPIECE))
+def test_sentencepiece_vectors(name):
+    """SentencePiece BPE with byte fallback (llama.cpp's ``llm_tokenizer_spm_session``):
+    every vector equals its ``.out``; decoding gives the text back."""
+    path = testdata.vocab_path(name)
+    tok = tokenizer_from_gguf(path)
+    assert isinstance(tok, SentencePieceBpeTokenizer)
+    vectors = testdata.read_vectors(name)
+    assert len(vectors) == SENTENCEPIECE[name]
+    for text, ids in vectors:
+        assert tok.encode(text) == ids, text
+        assert tok.decode_bytes(ids) == text.encode("utf-8")
+    for text in EXTRA_TEXTS:
+        assert tok.decode(tok.encode(text)) == text
+    with pytest.raises(UnsupportedGgufModelError, match="reads it as SentencePiece") as info:
+        read_gguf_vocab(path)  # not byte-level: the byte-level reader names the model
+    assert info.value.model == "llama"
+
+
+def test_sentencepiece_byte_fallback():
+    """A character with no token is spelled by its byte tokens <0xXX>."""
+    tok = tokenizer_from_gguf(testdata.vocab_path("llama-spm"))
+    ids = tok.encode("\U0001f999")  # not in the 32,000-token vocabulary
+    assert [tok.tokens[i] for i in ids[1:]] == ["<0xF0>", "<0x9F>", "<0xA6>", "<0x99>"]
+    assert tok.decode(ids) == "\U0001f999"
 
 
 @pytest.mark.parametrize(("name", "model"), sorted(OTHER.items()))

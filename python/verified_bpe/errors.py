@@ -124,11 +124,13 @@ class UnsupportedGgufModelError(MalformedGgufError):
             "plamo2": "PLaMo-2",
         }
         kind = kinds.get(model, "not byte-level BPE")
-        super().__init__(
-            f"tokenizer model {model!r} ({kind}) is not supported: only byte-level BPE "
-            "('gpt2') is",
-            path=path,
+        what = (
+            "is not byte-level BPE ('gpt2'): tokenizer_from_gguf reads it as SentencePiece BPE"
+            if model == "llama"
+            else "is not supported: only byte-level BPE ('gpt2') and SentencePiece BPE "
+            "('llama') are"
         )
+        super().__init__(f"tokenizer model {model!r} ({kind}) {what}", path=path)
         self.model = model
 
 

@@ -63,6 +63,7 @@ from .gguf_file import GgufValue
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine.tokenizer import Engine, Tokenizer
+    from .gguf_spm import SentencePieceBpeTokenizer
 
 KEY_MODEL = "tokenizer.ggml.model"
 KEY_PRE = "tokenizer.ggml.pre"
@@ -518,8 +519,11 @@ def tokenizer_from_vocab(
 
 def tokenizer_from_gguf(
     path: str | os.PathLike[str], pattern: str | None = None, engine: Engine = "fast"
-) -> Tokenizer | LlamaCppTokenizer:
+) -> Tokenizer | LlamaCppTokenizer | SentencePieceBpeTokenizer:
     """Read a GGUF file and build its tokenizer; errors name the file.
+
+    A SentencePiece file (``tokenizer.ggml.model == "llama"``) gives
+    :class:`~.gguf_spm.SentencePieceBpeTokenizer`.  For a byte-level file (``"gpt2"``):
 
     The rank-based :class:`~verified_bpe.engine.tokenizer.Tokenizer` (tiktoken's rules, every
     engine) when that is exact: ``pre`` is one of :data:`PRE_PATTERNS` other than
@@ -528,7 +532,14 @@ def tokenizer_from_gguf(
     and for every other byte-level file, :class:`LlamaCppTokenizer` (llama.cpp's rules).
     """
     where = os.fspath(path)
-    vocab = read_gguf_vocab(path)
+    try:
+        vocab = read_gguf_vocab(path)
+    except UnsupportedGgufModelError as exc:
+        if exc.model != "llama" or pattern is not None:
+            raise
+        from .gguf_spm import spm_tokenizer_from_gguf
+
+        return spm_tokenizer_from_gguf(path)
     try:
         single = pattern is not None or (vocab.pre in PRE_PATTERNS and vocab.pre != "default")
         if single and _rank_problem(vocab) is None:
