@@ -33,6 +33,7 @@ from ..errors import (
     UnsupportedGgufModelError,
 )
 from . import gguf_file
+from .special_split import by_length, partition_special
 
 SPACE = "\u2581"
 KEYS = (
@@ -77,13 +78,11 @@ class SentencePieceBpeTokenizer:
                 self._bytes[i] = bytes([value])
             else:
                 self._bytes[i] = text.replace(SPACE, " ").encode("utf-8")
-        by_length = sorted(
-            ((t, i) for i, (t, k) in enumerate(zip(tokens, types, strict=True)) if t
-             and k in (UNKNOWN, CONTROL, USER_DEFINED)),
-            key=lambda item: -len(item[0]),
-        )  # fmt: skip
-        self._user_defined = [(t, i) for t, i in by_length if types[i] == USER_DEFINED]
-        self._all_special = by_length
+        specials = by_length(
+            (t, i) for i, t in enumerate(tokens) if types[i] in (UNKNOWN, CONTROL, USER_DEFINED)
+        )
+        self._user_defined = [(t, i) for t, i in specials if types[i] == USER_DEFINED]
+        self._all_special = specials
 
     def _rank(self, left: str, right: str) -> float | None:
         token_id = self._ids.get(left + right)
@@ -110,19 +109,8 @@ class SentencePieceBpeTokenizer:
         if not isinstance(text, str):
             raise InvalidArgumentError("text", f"must be a str, not {type(text).__name__}")
         text = text.encode("utf-8", "replace").decode("utf-8") if not text.isascii() else text
-        fragments: list[str | int] = [text] if text else []
-        for special, token_id in self._all_special if parse_special else self._user_defined:
-            cut: list[str | int] = []
-            for fragment in fragments:
-                if isinstance(fragment, int) or special not in fragment:
-                    cut.append(fragment)
-                    continue
-                for k, piece in enumerate(fragment.split(special)):
-                    if k:
-                        cut.append(token_id)
-                    if piece:
-                        cut.append(piece)
-            fragments = cut
+        specials = self._all_special if parse_special else self._user_defined
+        fragments = partition_special(text, specials)
         out: list[int] = []
         previous_special = True
         for fragment in fragments:

@@ -60,6 +60,7 @@ from ..errors import (
 )
 from . import gguf_file
 from .gguf_file import GgufValue
+from .special_split import by_length, partition_special
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine.tokenizer import Engine, Tokenizer
@@ -615,9 +616,9 @@ class LlamaCppTokenizer:
         self._bytes: dict[int, bytes] = {i: b for b, i in vocab.ranks.items()}
         for text, token_id in vocab.special_tokens.items():
             self._bytes[token_id] = text.encode("utf-8")
-        by_length = sorted(vocab.special_tokens.items(), key=lambda item: -len(item[0]))
-        self._user_defined = [(t, i) for t, i in by_length if t and i in vocab.user_defined]
-        self._all_special = [(t, i) for t, i in by_length if t]
+        specials = by_length(vocab.special_tokens.items())
+        self._user_defined = [(t, i) for t, i in specials if i in vocab.user_defined]
+        self._all_special = specials
         self._cache: dict[bytes, tuple[int, ...]] = {}
         self.drop_missing_bytes = drop_missing_bytes
         self.dropped_bytes = 0
@@ -626,23 +627,6 @@ class LlamaCppTokenizer:
     def n_vocab(self) -> int:
         """The number of token ids (``tokenizer.ggml.tokens``)."""
         return len(self.vocab.tokens)
-
-    def _partition(self, text: str, parse_special: bool) -> list[str | int]:
-        fragments: list[str | int] = [text]
-        for special, token_id in self._all_special if parse_special else self._user_defined:
-            out: list[str | int] = []
-            for fragment in fragments:
-                if isinstance(fragment, int) or special not in fragment:
-                    out.append(fragment)
-                    continue
-                pieces = fragment.split(special)
-                for k, piece in enumerate(pieces):
-                    if k:
-                        out.append(token_id)
-                    if piece:
-                        out.append(piece)
-            fragments = out
-        return fragments
 
     def _rank(self, left: str, right: str) -> int | None:
         return self._merge_ranks.get(f"{left} {right}")
@@ -689,7 +673,8 @@ class LlamaCppTokenizer:
             raise InvalidArgumentError("text", f"must be a str, not {type(text).__name__}")
         text = text.encode("utf-8", "replace").decode("utf-8") if not text.isascii() else text
         out: list[int] = []
-        for fragment in self._partition(text, parse_special):
+        specials = self._all_special if parse_special else self._user_defined
+        for fragment in partition_special(text, specials):
             if isinstance(fragment, int):
                 out.append(fragment)
                 continue

@@ -1,0 +1,35 @@
+"""llama.cpp's first step for any vocabulary type (``tokenizer_st_partition``): special tokens
+cut the text before anything else."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+
+def by_length(specials: Iterable[tuple[str, int]]) -> list[tuple[str, int]]:
+    """``(text, id)`` pairs, longest text first (the order llama.cpp tries them in); empty
+    texts are left out (they would match everywhere)."""
+    return sorted((item for item in specials if item[0]), key=lambda item: -len(item[0]))
+
+
+def partition_special(text: str, specials: Sequence[tuple[str, int]]) -> list[str | int]:
+    """``text`` cut by ``specials`` (``(text, id)`` pairs, tried in order): each occurrence of
+    a special text, leftmost first, becomes its id; the text around stays text (empty pieces
+    left out).  Later specials only search the text that earlier ones left."""
+    fragments: list[str | int] = [text] if text else []
+    for special, token_id in specials:
+        out: list[str | int] = []
+        for fragment in fragments:
+            if isinstance(fragment, int) or special not in fragment:
+                out.append(fragment)
+                continue
+            for k, piece in enumerate(fragment.split(special)):
+                if k:
+                    out.append(token_id)
+                if piece:
+                    out.append(piece)
+        fragments = out
+    return fragments
+
+
+__all__ = ["by_length", "partition_special"]
