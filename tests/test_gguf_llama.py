@@ -19,7 +19,11 @@ from conftest import UNICODE_SNIPPETS
 from verified_bpe.engine.merge_list import merge_list_bpe, pair_ranks
 from verified_bpe.engine.patterns import R50K_PATTERN, split_sequence
 from verified_bpe.engine.tokenizer import Tokenizer
-from verified_bpe.errors import UnencodableBytesError, UnsupportedGgufModelError
+from verified_bpe.errors import (
+    InvalidArgumentError,
+    UnencodableBytesError,
+    UnsupportedGgufModelError,
+)
 from verified_bpe.formats.gguf_spm import SentencePieceBpeTokenizer
 from verified_bpe.formats.gguf_vocab import (
     LlamaCppTokenizer,
@@ -168,6 +172,11 @@ def test_special_tokens_as_llama_cpp():
     assert tok.encode(text, parse_special=True) == [
         *tok.encode("a"), 151644, *tok.encode("b "), 151646, *tok.encode("c")
     ]
+    assert tok.encode(text, parse_special={"<|im_start|>"}) == tok.encode(text, parse_special=True)
+    assert 151644 not in tok.encode("<|im_start|>", parse_special={"<|endoftext|>"})
+    with pytest.raises(InvalidArgumentError, match="'<nope>' is not a special token"):
+        tok.encode(text, parse_special={"<nope>"})
+    assert tok.user_defined_tokens["[PAD151646]"] == 151646
 
 
 @pytest.mark.parametrize("name", sorted(SENTENCEPIECE))
@@ -326,3 +335,10 @@ def test_cli_encodes_with_a_gguf_file():
         check=True,
     )
     assert run.stdout.decode("utf-8") == text
+    run = subprocess.run(  # control tokens: only when asked, as llama.cpp's parse_special
+        [sys.executable, "-m", "verified_bpe", "encode", "--gguf", str(path), "a<|im_end|>"]
+        + ["--allowed-special", "all"],
+        capture_output=True,
+        check=True,
+    )
+    assert [int(t) for t in run.stdout.split()] == [64, 151645]

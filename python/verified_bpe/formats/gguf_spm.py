@@ -21,7 +21,7 @@ space that step 2 added in front (llama.cpp's ``remove_space``).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ..engine.merge_list import merge_parts
 from ..engine.validate import check_regular_file
@@ -33,7 +33,7 @@ from ..errors import (
     UnsupportedGgufModelError,
 )
 from . import gguf_file
-from .special_split import by_length, partition_special
+from .special_split import by_length, choose_specials, partition_special
 
 SPACE = "\u2581"
 KEYS = (
@@ -81,8 +81,8 @@ class SentencePieceBpeTokenizer:
         specials = by_length(
             (t, i) for i, t in enumerate(tokens) if types[i] in (UNKNOWN, CONTROL, USER_DEFINED)
         )
-        self._user_defined = [(t, i) for t, i in specials if types[i] == USER_DEFINED]
-        self._all_special = specials
+        self._specials = specials
+        self._user_defined_ids = frozenset(i for _, i in specials if types[i] == USER_DEFINED)
 
     def _rank(self, left: str, right: str) -> float | None:
         token_id = self._ids.get(left + right)
@@ -103,13 +103,18 @@ class SentencePieceBpeTokenizer:
                 out.append(byte_id)
         return out
 
-    def encode(self, text: str, parse_special: bool = False) -> list[int]:
+    @property
+    def user_defined_tokens(self) -> dict[str, int]:
+        """The user-defined tokens (text -> id): they always cut the text first."""
+        return {t: i for t, i in self._specials if i in self._user_defined_ids}
+
+    def encode(self, text: str, parse_special: bool | Collection[str] = False) -> list[int]:
         """The ids of ``text`` (no BOS/EOS added), as llama.cpp's ``llama_tokenize`` with
         ``add_special=false``."""
         if not isinstance(text, str):
             raise InvalidArgumentError("text", f"must be a str, not {type(text).__name__}")
         text = text.encode("utf-8", "replace").decode("utf-8") if not text.isascii() else text
-        specials = self._all_special if parse_special else self._user_defined
+        specials = choose_specials(self._specials, self._user_defined_ids, parse_special)
         fragments = partition_special(text, specials)
         out: list[int] = []
         previous_special = True

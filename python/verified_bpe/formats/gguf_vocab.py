@@ -32,7 +32,7 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from itertools import accumulate
@@ -60,7 +60,7 @@ from ..errors import (
 )
 from . import gguf_file
 from .gguf_file import GgufValue
-from .special_split import by_length, partition_special
+from .special_split import by_length, choose_specials, partition_special
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine.tokenizer import Engine, Tokenizer
@@ -616,9 +616,8 @@ class LlamaCppTokenizer:
         self._bytes: dict[int, bytes] = {i: b for b, i in vocab.ranks.items()}
         for text, token_id in vocab.special_tokens.items():
             self._bytes[token_id] = text.encode("utf-8")
-        specials = by_length(vocab.special_tokens.items())
-        self._user_defined = [(t, i) for t, i in specials if i in vocab.user_defined]
-        self._all_special = specials
+        self._specials = by_length(vocab.special_tokens.items())
+        self._user_defined_ids = vocab.user_defined
         self._cache: dict[bytes, tuple[int, ...]] = {}
         self.drop_missing_bytes = drop_missing_bytes
         self.dropped_bytes = 0
@@ -665,15 +664,21 @@ class LlamaCppTokenizer:
             self._cache[word] = result
         return result
 
-    def encode(self, text: str, parse_special: bool = False) -> list[int]:
+    @property
+    def user_defined_tokens(self) -> dict[str, int]:
+        """The user-defined tokens (text -> id): they always cut the text first."""
+        return {t: i for t, i in self._specials if i in self._user_defined_ids}
+
+    def encode(self, text: str, parse_special: bool | Collection[str] = False) -> list[int]:
         """The ids of ``text`` (no BOS/EOS added), as llama.cpp's ``llama_tokenize`` with
-        ``add_special=false``; ``parse_special`` as there.  Lone surrogates are replaced by
+        ``add_special=false``; ``parse_special`` as there (or the texts of the control tokens to
+        cut the text).  Lone surrogates are replaced by
         U+FFFD first (they have no UTF-8)."""
         if not isinstance(text, str):
             raise InvalidArgumentError("text", f"must be a str, not {type(text).__name__}")
         text = text.encode("utf-8", "replace").decode("utf-8") if not text.isascii() else text
         out: list[int] = []
-        specials = self._all_special if parse_special else self._user_defined
+        specials = choose_specials(self._specials, self._user_defined_ids, parse_special)
         for fragment in partition_special(text, specials):
             if isinstance(fragment, int):
                 out.append(fragment)

@@ -3,7 +3,9 @@ cut the text before anything else."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
+
+from ..errors import InvalidArgumentError
 
 
 def by_length(specials: Iterable[tuple[str, int]]) -> list[tuple[str, int]]:
@@ -32,4 +34,25 @@ def partition_special(text: str, specials: Sequence[tuple[str, int]]) -> list[st
     return fragments
 
 
-__all__ = ["by_length", "partition_special"]
+def choose_specials(
+    specials: Sequence[tuple[str, int]],
+    user_defined: Collection[int],
+    parse_special: bool | Collection[str],
+) -> list[tuple[str, int]]:
+    """The specials that cut the text: user-defined tokens always; control and unknown ones
+    with ``parse_special=True`` (llama.cpp's flag), or those named in a collection of texts
+    (a name that is no special token: :class:`~verified_bpe.errors.InvalidArgumentError`)."""
+    if parse_special is True:
+        return list(specials)
+    if parse_special is False:
+        return [(t, i) for t, i in specials if i in user_defined]
+    names = set(parse_special)
+    unknown = names - {t for t, _ in specials}
+    if unknown:
+        raise InvalidArgumentError(
+            "parse_special", f"{sorted(unknown)[0]!r} is not a special token of this vocabulary"
+        )
+    return [(t, i) for t, i in specials if i in user_defined or t in names]
+
+
+__all__ = ["by_length", "choose_specials", "partition_special"]
