@@ -181,7 +181,6 @@ class GgufVocab:
     model: str
     pre: str
     tokens: tuple[str, ...] = field(repr=False)
-    ranks: dict[bytes, int] = field(repr=False)
     special_tokens: dict[str, int]
     merge_lines: tuple[str, ...] = field(repr=False)
     bos_token_id: int | None = None
@@ -189,6 +188,12 @@ class GgufVocab:
     odd_tokens: dict[int, str] = field(default_factory=dict, repr=False)
     user_defined: frozenset[int] = frozenset()
     text_ids: dict[str, int] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def ranks(self) -> dict[bytes, int]:
+        """``{token bytes: id}`` of the normal tokens (computed on first use)."""
+        spelled = _bulk_text_bytes(list(self.text_ids))
+        return dict(zip(spelled, self.text_ids.values(), strict=True))  # type: ignore[arg-type]
 
     @cached_property
     def merges(self) -> tuple[tuple[bytes, bytes], ...]:
@@ -298,6 +303,8 @@ def _text_bytes(text: str) -> bytes | None:
 
 
 _OUTSIDE_LATIN1 = re.compile("[^\x00-\xff]")
+#: A character outside GPT-2's byte-to-unicode alphabet.
+_NOT_ALPHABET = re.compile("[^" + re.escape("".join(bytes_to_unicode().values())) + "]")
 
 
 def _bulk_text_bytes(texts: Sequence[str]) -> list[bytes | None]:
@@ -316,26 +323,32 @@ def _bulk_text_bytes(texts: Sequence[str]) -> list[bytes | None]:
 
 def _decode_tokens(
     texts: Sequence[str], types: Sequence[int] | None
-) -> tuple[dict[bytes, int], dict[str, int], dict[int, str], dict[str, int]]:
-    """Split the token list into the normal tokens (``{bytes: id}``, and ``{text: id}``
-    last), the special tokens
+) -> tuple[dict[str, int], dict[int, str], dict[str, int]]:
+    """Split the token list into the special tokens
     (``{text: id}``: control, user-defined, unknown) and the normal tokens whose text is not
     in the byte alphabet (``{id: text}``: no byte string of text spells them, so llama.cpp
-    never produces them; command-r has such tokens)."""
+    never produces them; command-r has such tokens), and the other normal tokens
+    (``{text: id}``; :attr:`GgufVocab.ranks` spells them as bytes when first asked)."""
     if types is not None and len(types) != len(texts):
         raise MalformedGgufError(
             f"{KEY_TOKEN_TYPE!r} has {len(types)} entries for {len(texts)} tokens"
         )
     if types is None:
         types = [TOKEN_NORMAL] * len(texts)
-    spelled = _bulk_text_bytes(texts)
     normal = [i for i, kind in enumerate(types) if kind == TOKEN_NORMAL]
-    odd = {i: texts[i] for i in normal if spelled[i] is None}
-    kept = [i for i in normal if spelled[i] is not None] if odd else normal
-    ranks: dict[bytes, int] = {spelled[i]: i for i in kept}  # type: ignore[misc]
-    if len(ranks) != len(kept) or b"" in ranks:
-        _token_problem(normal, spelled)
+    normal_texts = [texts[i] for i in normal]
+    joined = "".join(normal_texts)
+    odd: dict[int, str] = {}
+    if _NOT_ALPHABET.search(joined):  # rare: find the tokens (command-r has 1,403)
+        ends = list(accumulate(map(len, normal_texts)))
+        for m in _NOT_ALPHABET.finditer(joined):
+            token_id = normal[bisect_right(ends, m.start())]
+            odd[token_id] = texts[token_id]
+    kept = [i for i in normal if i not in odd] if odd else normal
+    # the alphabet spells each byte by one character: distinct texts are distinct bytes
     text_ids = {texts[i]: i for i in kept}
+    if len(text_ids) != len(kept) or "" in text_ids:
+        _token_problem(kept, texts)
     specials: dict[str, int] = {}
     for token_id, kind in enumerate(types):
         if kind in (TOKEN_NORMAL, TOKEN_UNUSED):
@@ -350,23 +363,22 @@ def _decode_tokens(
                 f"special token {text!r} has ids {specials[text]} and {token_id}"
             )
         specials[text] = token_id
-    return ranks, specials, odd, text_ids
+    return specials, odd, text_ids
 
 
-def _token_problem(normal: Sequence[int], spelled: Sequence[bytes | None]) -> None:
+def _token_problem(kept: Sequence[int], texts: Sequence[str]) -> None:
     """Raise the error of the first empty or repeated normal token."""
-    seen: dict[bytes, int] = {}
-    for token_id in normal:
-        data = spelled[token_id]
-        if data is None:
-            continue
-        if not data:
+    seen: dict[str, int] = {}
+    for token_id in kept:
+        text = texts[token_id]
+        if not text:
             raise MalformedGgufError(f"token {token_id} is empty")
-        if data in seen:
+        if text in seen:
             raise MalformedGgufError(
-                f"tokens {seen[data]} and {token_id} are both the bytes {data!r}"
+                f"tokens {seen[text]} and {token_id} are both the bytes "
+                f"{token_text_to_bytes(text)!r}"
             )
-        seen[data] = token_id
+        seen[text] = token_id
     raise AssertionError("no problem found")  # pragma: no cover
 
 
@@ -445,7 +457,7 @@ def read_gguf_vocab(path: str | os.PathLike[str]) -> GgufVocab:
         assert texts is not None and merge_lines is not None
         if not texts:
             raise MalformedGgufError(f"{KEY_TOKENS!r} is empty")
-        ranks, specials, odd, text_ids = _decode_tokens(texts, types)
+        specials, odd, text_ids = _decode_tokens(texts, types)
         _check_merges(merge_lines, text_ids)
         _check_special_id(KEY_BOS, bos, len(texts))
         _check_special_id(KEY_EOS, eos, len(texts))
@@ -462,7 +474,6 @@ def read_gguf_vocab(path: str | os.PathLike[str]) -> GgufVocab:
         model=model,
         pre=pre,
         tokens=tuple(texts),
-        ranks=ranks,
         special_tokens=specials,
         merge_lines=tuple(merge_lines),
         bos_token_id=bos,
@@ -613,9 +624,6 @@ class LlamaCppTokenizer:
         self._ids = vocab.text_ids  # llama.cpp looks tokens up by their text
         lines = vocab.merge_lines  # a pair's rank is the first index of "left right"
         self._merge_ranks = dict(zip(reversed(lines), range(len(lines) - 1, -1, -1), strict=True))
-        self._bytes: dict[int, bytes] = {i: b for b, i in vocab.ranks.items()}
-        for text, token_id in vocab.special_tokens.items():
-            self._bytes[token_id] = text.encode("utf-8")
         self._specials = by_length(vocab.special_tokens.items())
         self._user_defined_ids = vocab.user_defined
         self._cache: dict[bytes, tuple[int, ...]] = {}
@@ -626,6 +634,15 @@ class LlamaCppTokenizer:
     def n_vocab(self) -> int:
         """The number of token ids (``tokenizer.ggml.tokens``)."""
         return len(self.vocab.tokens)
+
+    @cached_property
+    def _decode_table(self) -> dict[int, bytes]:
+        """id -> bytes: normal tokens, then special tokens as their UTF-8 text (built on the
+        first decode: loading stays cheap)."""
+        table = {i: b for b, i in self.vocab.ranks.items()}
+        for text, token_id in self.vocab.special_tokens.items():
+            table[token_id] = text.encode("utf-8")
+        return table
 
     def _rank(self, left: str, right: str) -> int | None:
         return self._merge_ranks.get(f"{left} {right}")
@@ -695,7 +712,7 @@ class LlamaCppTokenizer:
         """The bytes of ``ids``; an id that is not a token (or a token outside the byte
         alphabet): :class:`~verified_bpe.errors.UnknownTokenError`."""
         out = bytearray()
-        table = self._bytes
+        table = self._decode_table
         for token_id in ids:
             data = table.get(token_id) if isinstance(token_id, int) else None
             if data is None:
