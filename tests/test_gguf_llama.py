@@ -198,6 +198,13 @@ def test_sentencepiece_vectors(name):
     assert info.value.model == "llama"
 
 
+def test_sentencepiece_space_symbol_is_a_space():
+    """Stated limit (docs/gguf.md), as in llama.cpp: U+2581 in the text decodes as a space."""
+    tok = tokenizer_from_gguf(testdata.vocab_path("phi-3"))
+    assert tok.encode("a\u2581b") == tok.encode("a b")
+    assert tok.decode(tok.encode(" lead")) == " lead"
+
+
 def test_sentencepiece_byte_fallback():
     """A character with no token is spelled by its byte tokens <0xXX>."""
     tok = tokenizer_from_gguf(testdata.vocab_path("llama-spm"))
