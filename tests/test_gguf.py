@@ -17,14 +17,16 @@ tiktoken = pytest.importorskip("tiktoken")
 
 from verified_bpe.engine.patterns import CL100K_PATTERN, GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN  # noqa: E402
 from verified_bpe.engine.vocab import load_ranks  # noqa: E402
-from verified_bpe.errors import BpeError, MalformedGgufError  # noqa: E402
+from verified_bpe.errors import BpeError, MalformedGgufError, UnsupportedGgufModelError  # noqa: E402
 from verified_bpe.formats.gguf_vocab import (  # noqa: E402
+    LlamaCppTokenizer,
     bytes_to_token_text,
     bytes_to_unicode,
     pattern_for_pre,
     read_gguf_vocab,
     token_text_to_bytes,
     tokenizer_from_gguf,
+    tokenizer_from_vocab,
     unicode_to_bytes,
 )
 from verified_bpe.spec.seed.decompose import recover_merges  # noqa: E402
@@ -235,9 +237,10 @@ def test_spec_engine_from_gguf(cl100k_file):
 
 def test_pattern_override_and_default_pre(tmp_path):
     kv = good_kv()
-    kv["pre"] = None  # llama.cpp: a missing pre means "default" (the GPT-2 split)
+    kv["pre"] = None  # llama.cpp: a missing pre means "default" (a sequence of 4 regexes)
     path = write_gguf(tmp_path / "nopre.gguf", **kv)
     assert read_gguf_vocab(path).pre == "default"
+    assert isinstance(tokenizer_from_gguf(path), LlamaCppTokenizer)
     kv["pre"] = "some-future-pre"
     path = write_gguf(tmp_path / "unknown.gguf", **kv)
     with pytest.raises(MalformedGgufError, match="unknown pre-tokenizer"):
@@ -340,11 +343,17 @@ def _edit(kv: dict, key: str, index: int, value) -> dict:
 @pytest.mark.parametrize(
     ("edit", "match"),
     [
-        (lambda kv: _edit(kv, "tokens", 280, "a b"), "byte-to-unicode alphabet"),
-        (lambda kv: _edit(kv, "tokens", 280, "\u20ac"), "byte-to-unicode alphabet"),
+        # a normal token outside the alphabet is kept out of the byte table (llama.cpp never
+        # produces it), so the merge that made token 280 now makes no token
+        (lambda kv: _edit(kv, "tokens", 280, "a b"), "which is not a token"),
+        (lambda kv: _edit(kv, "tokens", 280, "\u20ac"), "which is not a token"),
         (lambda kv: _edit(kv, "tokens", 280, ""), "is empty"),
         (lambda kv: _edit(kv, "tokens", 280, kv["tokens"][10]), "are both the bytes"),
-        (lambda kv: _edit(kv, "tokens", 65, "ĠĠĠĠĠĠĠĠĠĠ"), "single bytes have no token"),
+        (lambda kv: _edit(kv, "tokens", 65, "ĠĠĠĠĠĠĠĠĠĠ"), "names unknown token b'b'"),
+        (  # byte 0xFF made a control token: no merge needs it, only the rank route does
+            lambda kv: _edit(kv, "token_type", rank_slice("cl100k_base")[b"\xff"], CONTROL),
+            "1 single bytes have no token .first: 0xFF.",
+        ),
         (lambda kv: _edit(kv, "merges", 3, "Ġ Ġ Ġ"), "is not 'left right'"),
         (lambda kv: _edit(kv, "merges", 3, "Ġt"), "is not 'left right'"),
         (lambda kv: _edit(kv, "merges", 3, "Ġthe qzx"), "unknown token"),
@@ -364,7 +373,7 @@ def test_malformed_contents(tmp_path, edit, match):
         assert read_gguf_vocab(path).special_tokens
         return
     with pytest.raises(MalformedGgufError, match=match):
-        read_gguf_vocab(path)
+        tokenizer_from_vocab(read_gguf_vocab(path))  # the last check is the rank route's
 
 
 def test_empty_token_array(tmp_path):
@@ -385,15 +394,20 @@ def test_empty_token_array(tmp_path):
 
 def test_not_bpe_or_bad_merge_order(tmp_path):
     kv = good_kv(n=SMALL_N)
-    kv["model"] = "llama"
-    with pytest.raises(MalformedGgufError, match="not byte-level BPE"):
+    kv["model"] = "bert"
+    with pytest.raises(UnsupportedGgufModelError, match="'bert' .WordPiece.") as info:
+        tokenizer_from_gguf(write_gguf(tmp_path / "wpm.gguf", **kv))
+    assert info.value.model == "bert" and info.value.path.endswith("wpm.gguf")
+    kv["model"] = "llama"  # SentencePiece, but without scores
+    with pytest.raises(MalformedGgufError, match="tokenizer.ggml.scores"):
         tokenizer_from_gguf(write_gguf(tmp_path / "spm.gguf", **kv))
     kv = good_kv(n=SMALL_N)
     kv["merges"] = list(reversed(kv["merges"]))  # well-formed, but not in id order
     path = write_gguf(tmp_path / "order.gguf", **kv)
     assert read_gguf_vocab(path).merge_order_problem() is not None
     with pytest.raises(MalformedGgufError, match="cannot be expressed as ranks"):
-        tokenizer_from_gguf(path)
+        tokenizer_from_vocab(read_gguf_vocab(path))
+    assert isinstance(tokenizer_from_gguf(path), LlamaCppTokenizer)  # merge-list BPE instead
 
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])

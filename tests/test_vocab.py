@@ -125,7 +125,7 @@ def test_tiktoken_loader_failure_is_none(monkeypatch):
 
 def test_unknown_encoding():
     with pytest.raises(KeyError, match="unknown encoding"):
-        vocab.load_ranks("p50k_base")
+        vocab.load_ranks("p50k")
 
 
 def test_published_facts_match_tiktoken_ext(monkeypatch):

