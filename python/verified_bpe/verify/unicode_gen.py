@@ -173,9 +173,11 @@ def render_rust(tables: dict[str, tuple[tuple[int, int], ...]], version: str) ->
         "//! (`--check` shows the file is current).  Each `*_RANGES` slice holds the sorted,",
         "//! disjoint, inclusive ranges of one class; `is_*` looks a code point up with",
         "//! [`contains`] (Lean: `Bpe.Unicode.RangeTree.contains`), code points below 128 through",
-        "//! the mask [`ascii_mask`] computes from the same ranges at compile time.",
+        "//! the mask [`ascii_mask`] computes from the same ranges at compile time, the rest of",
+        "//! the Basic Multilingual Plane through the table of [`super::class_table`].",
         "",
-        "use super::range_tree::{ascii_mask, contains, contains_fast, Ranges};",
+        "use super::class_table::lookup;",
+        "use super::range_tree::{ascii_mask, contains, Ranges};",
     ]
     for c in CLASSES:
         ranges = tables[c.py_name]
@@ -189,14 +191,21 @@ def render_rust(tables: dict[str, tuple[tuple[int, int], ...]], version: str) ->
             "];",
             f"const {name}_ASCII: u128 = ascii_mask({name}_RANGES);",
         ]
-    for c in CLASSES:
+    out += [
+        "",
+        "/// Every class, in the bit order of [`super::class_table`].",
+        f"pub const CLASS_RANGES: [Ranges; {len(CLASSES)}] = [",
+        *[f"    {c.py_name.upper()}_RANGES," for c in CLASSES],
+        "];",
+    ]
+    for bit, c in enumerate(CLASSES):
         name = c.py_name.upper()
         out += [
             "",
             f"/// `{c.regex}`, {c.what}.  Lean: `Bpe.Unicode.Tables.is{c.lean_name}`.",
             "#[inline]",
             f"pub fn is_{c.py_name}(cp: u32) -> bool {{",
-            f"    contains_fast({name}_RANGES, {name}_ASCII, cp)",
+            f"    lookup({name}_RANGES, {name}_ASCII, {bit}, cp)",
             "}",
         ]
     out += [

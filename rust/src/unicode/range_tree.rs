@@ -43,13 +43,3 @@ pub const fn ascii_mask(ranges: Ranges) -> u128 {
     }
     mask
 }
-
-/// `contains(ranges, cp)` with the ASCII answers read from `mask = ascii_mask(ranges)`.
-#[inline(always)]
-pub fn contains_fast(ranges: Ranges, mask: u128, cp: u32) -> bool {
-    if cp < 128 {
-        (mask >> cp) & 1 != 0
-    } else {
-        contains(ranges, cp)
-    }
-}

@@ -5,9 +5,11 @@
 //! (`--check` shows the file is current).  Each `*_RANGES` slice holds the sorted,
 //! disjoint, inclusive ranges of one class; `is_*` looks a code point up with
 //! [`contains`] (Lean: `Bpe.Unicode.RangeTree.contains`), code points below 128 through
-//! the mask [`ascii_mask`] computes from the same ranges at compile time.
+//! the mask [`ascii_mask`] computes from the same ranges at compile time, the rest of
+//! the Basic Multilingual Plane through the table of [`super::class_table`].
 
-use super::range_tree::{ascii_mask, contains, contains_fast, Ranges};
+use super::class_table::lookup;
+use super::range_tree::{ascii_mask, contains, Ranges};
 
 /// `\p{L}`: 677 ranges, 141,028 code points.
 #[rustfmt::skip]
@@ -724,58 +726,71 @@ pub const WHITE_SPACE_RANGES: Ranges = &[
 ];
 const WHITE_SPACE_ASCII: u128 = ascii_mask(WHITE_SPACE_RANGES);
 
+/// Every class, in the bit order of [`super::class_table`].
+pub const CLASS_RANGES: [Ranges; 9] = [
+    L_RANGES,
+    N_RANGES,
+    LU_RANGES,
+    LL_RANGES,
+    LT_RANGES,
+    LM_RANGES,
+    LO_RANGES,
+    M_RANGES,
+    WHITE_SPACE_RANGES,
+];
+
 /// `\p{L}`, letters (`L`: `Lu`, `Ll`, `Lt`, `Lm`, `Lo`).  Lean: `Bpe.Unicode.Tables.isL`.
 #[inline]
 pub fn is_l(cp: u32) -> bool {
-    contains_fast(L_RANGES, L_ASCII, cp)
+    lookup(L_RANGES, L_ASCII, 0, cp)
 }
 
 /// `\p{N}`, numbers (`N`: `Nd`, `Nl`, `No`).  Lean: `Bpe.Unicode.Tables.isN`.
 #[inline]
 pub fn is_n(cp: u32) -> bool {
-    contains_fast(N_RANGES, N_ASCII, cp)
+    lookup(N_RANGES, N_ASCII, 1, cp)
 }
 
 /// `\p{Lu}`, uppercase letters.  Lean: `Bpe.Unicode.Tables.isLu`.
 #[inline]
 pub fn is_lu(cp: u32) -> bool {
-    contains_fast(LU_RANGES, LU_ASCII, cp)
+    lookup(LU_RANGES, LU_ASCII, 2, cp)
 }
 
 /// `\p{Ll}`, lowercase letters.  Lean: `Bpe.Unicode.Tables.isLl`.
 #[inline]
 pub fn is_ll(cp: u32) -> bool {
-    contains_fast(LL_RANGES, LL_ASCII, cp)
+    lookup(LL_RANGES, LL_ASCII, 3, cp)
 }
 
 /// `\p{Lt}`, titlecase letters.  Lean: `Bpe.Unicode.Tables.isLt`.
 #[inline]
 pub fn is_lt(cp: u32) -> bool {
-    contains_fast(LT_RANGES, LT_ASCII, cp)
+    lookup(LT_RANGES, LT_ASCII, 4, cp)
 }
 
 /// `\p{Lm}`, modifier letters.  Lean: `Bpe.Unicode.Tables.isLm`.
 #[inline]
 pub fn is_lm(cp: u32) -> bool {
-    contains_fast(LM_RANGES, LM_ASCII, cp)
+    lookup(LM_RANGES, LM_ASCII, 5, cp)
 }
 
 /// `\p{Lo}`, other letters.  Lean: `Bpe.Unicode.Tables.isLo`.
 #[inline]
 pub fn is_lo(cp: u32) -> bool {
-    contains_fast(LO_RANGES, LO_ASCII, cp)
+    lookup(LO_RANGES, LO_ASCII, 6, cp)
 }
 
 /// `\p{M}`, marks (`Mn`, `Mc`, `Me`).  Lean: `Bpe.Unicode.Tables.isM`.
 #[inline]
 pub fn is_m(cp: u32) -> bool {
-    contains_fast(M_RANGES, M_ASCII, cp)
+    lookup(M_RANGES, M_ASCII, 7, cp)
 }
 
 /// `\s`, white space (Unicode `White_Space`).  Lean: `Bpe.Unicode.Tables.isWhiteSpace`.
 #[inline]
 pub fn is_white_space(cp: u32) -> bool {
-    contains_fast(WHITE_SPACE_RANGES, WHITE_SPACE_ASCII, cp)
+    lookup(WHITE_SPACE_RANGES, WHITE_SPACE_ASCII, 8, cp)
 }
 
 /// Every class by its Python name (for the tests).
