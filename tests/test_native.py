@@ -141,7 +141,7 @@ for _token in (b"ab", b"ba", b"aa", b"bb", b"aab", b"abab", b"bab", b"aaaa", b"a
     TIE_RANKS[_token] = len(TIE_RANKS)
 
 
-@pytest.mark.parametrize("algorithm", ["scan", "heap"])
+@pytest.mark.parametrize("algorithm", ["scan", "heap", "buckets"])
 @settings(max_examples=300)
 @given(piece=st.lists(st.sampled_from(b"ab"), min_size=1, max_size=300).map(bytes))
 def test_merge_algorithms_vs_brute_force(algorithm, piece):
@@ -149,7 +149,7 @@ def test_merge_algorithms_vs_brute_force(algorithm, piece):
     assert m.bpe(piece, algorithm) == brute_force_bpe(TIE_RANKS, piece)
 
 
-@pytest.mark.parametrize("algorithm", ["scan", "heap", "auto"])
+@pytest.mark.parametrize("algorithm", ["scan", "heap", "buckets", "auto"])
 @pytest.mark.parametrize("name", NAMES)
 @settings(max_examples=100)
 @given(piece=st.one_of(
@@ -163,15 +163,18 @@ def test_merge_algorithms_vs_tiktoken(name, algorithm, piece):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_long_pieces_vs_python_engine(name):
-    """Long single pieces (runs, repeated words, random letters): the heap against the pure
-    Python engine's merge (itself tested against tiktoken), 20k-100k bytes each."""
+    """Long single pieces (runs, repeated words, random letters): the bucket queue and the
+    heap against the pure Python engine's merge (itself tested against tiktoken), 20k-100k
+    bytes each."""
     import random
 
     rng = random.Random(25)
     letters = bytes(rng.choice(b"abcdefghijklmnopqrstuvwxyz") for _ in range(20_000))
     ranks = load_ranks(name)
     for piece in (b"x" * 100_000, b" " * 100_000, b"ab" * 20_000, letters):
-        assert merger(name).bpe(piece) == bpe_ranks(ranks, piece)
+        expected = bpe_ranks(ranks, piece)
+        assert merger(name).bpe(piece) == expected
+        assert merger(name).bpe(piece, "heap") == expected
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use crate::engine::{Engine, PreTokenizer};
-use crate::ranks::{bpe_heap, bpe_scan, MissingRank, RankMap};
+use crate::ranks::{bpe_buckets, bpe_heap, bpe_scan, MissingRank, RankMap};
 use crate::unicode::{cl100k, o200k, tables};
 
 fn missing(e: MissingRank) -> PyErr {
@@ -116,7 +116,7 @@ impl NativeBpe {
         Ok(out)
     }
 
-    /// Rank BPE of one piece of bytes (`algorithm`: `"auto"`, `"scan"`, `"heap"`).
+    /// Rank BPE of one piece of bytes (`algorithm`: `"auto"`, `"scan"`, `"heap"`, `"buckets"`).
     #[pyo3(signature = (piece, algorithm="auto"))]
     fn bpe(&self, piece: &[u8], algorithm: &str) -> PyResult<Vec<u32>> {
         let mut out = Vec::new();
@@ -125,6 +125,7 @@ impl NativeBpe {
             "auto" => crate::ranks::bpe_ranks(ranks, piece, &mut out),
             "scan" => bpe_scan(ranks, piece, &mut out),
             "heap" => bpe_heap(ranks, piece, &mut out),
+            "buckets" => bpe_buckets(ranks, piece, &mut out),
             _ => return Err(PyValueError::new_err(format!("unknown algorithm {algorithm:?}"))),
         }
         .map_err(missing)?;

@@ -6,9 +6,15 @@
 //! two as the pure-Python engine (`verified_bpe.engine.tokenizer`):
 //! * [`bpe_scan`] (pieces below [`LONG_PIECE`] bytes): tiktoken's layout, a vector of parts
 //!   with the rank of the pair each one starts, and a linear scan for the minimum per merge;
-//! * [`bpe_heap`] (longer pieces): the linked list and heap of `bpe_ranks_heap`, whose
-//!   entries are `(rank, start, end)` so that heap order is "lowest rank, leftmost"; an entry
-//!   is stale unless `start` is alive and the symbol after it ends at `end`.  O(n log n).
+//! * [`bpe_buckets`] (longer pieces): the linked list and bucket queue of
+//!   `bpe_ranks_buckets`: the pending pairs in one bucket per rank, a heap of the ranks that
+//!   have a bucket, a bucket sorted (leftmost first) when it is opened;
+//! * [`bpe_heap`], the linked list and heap of `bpe_ranks_heap` (one heap entry per pair),
+//!   kept as a second implementation for the tests and the benchmark.
+//!
+//! In both list forms an entry `(start, end)` is stale unless `start` is alive and the symbol
+//! after it ends at `end`; since a rank depends only on the covered bytes, a live entry is
+//! exact.  Both are O(n log n).
 
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
@@ -17,7 +23,7 @@ use std::collections::BinaryHeap;
 /// A rank table: token bytes to rank (= id).
 pub type RankMap = FxHashMap<Vec<u8>, u32>;
 
-/// From this many bytes on, [`bpe_ranks`] uses the heap instead of the scan.
+/// From this many bytes on, [`bpe_ranks`] uses the bucket queue instead of the scan.
 pub const LONG_PIECE: usize = 128;
 
 const NONE: u32 = u32::MAX;
@@ -39,7 +45,7 @@ pub fn bpe_ranks(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<()
     if piece.len() < LONG_PIECE {
         bpe_scan(ranks, piece, out)
     } else {
-        bpe_heap(ranks, piece, out)
+        bpe_buckets(ranks, piece, out)
     }
 }
 
@@ -144,6 +150,96 @@ pub fn bpe_heap(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<(),
     let mut s = 0;
     while s < n {
         let e = nxt[s];
+        push_part(ranks, piece, s, e, out)?;
+        s = e;
+    }
+    Ok(())
+}
+
+/// The merges of [`bpe_heap`] with the pending pairs in one bucket per rank (the algorithm of
+/// `bpe_ranks_buckets`): a merge cannot create a pair of the rank being processed (the new
+/// pair covers strictly more bytes, so it is another token); if it creates a pair of a lower
+/// rank, the rest of the bucket is put back and the lower rank is opened first.  Hence pairs
+/// are merged in exactly the heap's (rank, start) order, with a heap operation per distinct
+/// rank instead of per pair, and sweeps through the piece in order.
+pub fn bpe_buckets(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<(), MissingRank> {
+    let n = piece.len();
+    assert!(n < u32::MAX as usize, "piece of 4 GiB or more");
+    let absorbed = n as u32; // nxt of an absorbed start: the sentinel nxt[n] = n + 1
+    let mut nxt: Vec<u32> = (1..=n as u32 + 1).collect();
+    let mut prv: Vec<u32> = (0..n as u32).map(|s| s.wrapping_sub(1)).collect();
+    let pack = |start: u32, end: u32| (u64::from(start) << 32) | u64::from(end);
+    let mut buckets: FxHashMap<u32, Vec<u64>> = FxHashMap::default();
+    let mut queue: BinaryHeap<Reverse<u32>> = BinaryHeap::new();
+    // a pair into the bucket of its rank; true if the bucket is new
+    let add = |buckets: &mut FxHashMap<u32, Vec<u64>>,
+               queue: &mut BinaryHeap<Reverse<u32>>,
+               rank: u32,
+               key: u64|
+     -> bool {
+        match buckets.get_mut(&rank) {
+            Some(bucket) => {
+                bucket.push(key);
+                false
+            }
+            None => {
+                buckets.insert(rank, vec![key]);
+                queue.push(Reverse(rank));
+                true
+            }
+        }
+    };
+    for s in 0..n.saturating_sub(1) {
+        let rank = rank_of(ranks, &piece[s..s + 2]);
+        if rank != NONE {
+            add(&mut buckets, &mut queue, rank, pack(s as u32, s as u32 + 2));
+        }
+    }
+    while let Some(Reverse(rank)) = queue.pop() {
+        let Some(mut entries) = buckets.remove(&rank) else { continue };
+        entries.sort_unstable();
+        let mut lower = false;
+        for (done, &key) in entries.iter().enumerate() {
+            let (start, end) = ((key >> 32) as u32, key as u32);
+            let mid = nxt[start as usize];
+            if nxt[mid as usize] != end {
+                continue; // stale
+            }
+            nxt[start as usize] = end;
+            nxt[mid as usize] = absorbed;
+            if (end as usize) < n {
+                prv[end as usize] = start;
+                let right = nxt[end as usize];
+                let new_rank = rank_of(ranks, &piece[start as usize..right as usize]);
+                if new_rank != NONE && add(&mut buckets, &mut queue, new_rank, pack(start, right)) {
+                    lower |= new_rank < rank;
+                }
+            }
+            let left = prv[start as usize];
+            if left != u32::MAX {
+                let new_rank = rank_of(ranks, &piece[left as usize..end as usize]);
+                if new_rank != NONE && add(&mut buckets, &mut queue, new_rank, pack(left, end)) {
+                    lower |= new_rank < rank;
+                }
+            }
+            if lower {
+                let rest = &entries[done + 1..];
+                if !rest.is_empty() {
+                    match buckets.get_mut(&rank) {
+                        Some(bucket) => bucket.extend_from_slice(rest),
+                        None => {
+                            buckets.insert(rank, rest.to_vec());
+                            queue.push(Reverse(rank));
+                        }
+                    }
+                }
+                break;
+            }
+        }
+    }
+    let mut s = 0usize;
+    while s < n {
+        let e = nxt[s] as usize;
         push_part(ranks, piece, s, e, out)?;
         s = e;
     }

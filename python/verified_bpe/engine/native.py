@@ -6,8 +6,8 @@ It runs the proven pre-tokenizers of cl100k_base and o200k_base (``rust/src/unic
 ``Bpe.Unicode.PreTokenize`` branches, function by function under the same names, with the
 character classes generated into ``rust/src/unicode/tables.rs`` by
 :mod:`verified_bpe.verify.unicode_gen`) and tiktoken's rank BPE (``rust/src/ranks.rs``: the
-list scan for short pieces, a heap with a linked list for long ones, the algorithms of
-:func:`~verified_bpe.engine.tokenizer.bpe_ranks`).  Other patterns (GPT-2, Llama 3, users')
+list scan for short pieces, a bucket queue with a linked list for long ones, the algorithms
+of :func:`~verified_bpe.engine.tokenizer.bpe_ranks`).  Other patterns (GPT-2, Llama 3, users')
 are split in Python and merged natively.  Special tokens are handled by
 :class:`~verified_bpe.engine.tokenizer.Tokenizer` around it, as for the other engines.
 
@@ -116,7 +116,7 @@ class NativeMerger:
             raise _missing(exc) from None
 
     def bpe(self, piece: bytes, algorithm: str = "auto") -> list[int]:
-        """Rank BPE of one piece (``"scan"``, ``"heap"`` or ``"auto"``)."""
+        """Rank BPE of one piece (``"scan"``, ``"heap"``, ``"buckets"`` or ``"auto"``)."""
         try:
             return self._bpe.bpe(piece, algorithm)  # type: ignore[no-any-return]
         except KeyError as exc:
