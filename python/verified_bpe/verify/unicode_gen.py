@@ -197,6 +197,9 @@ def render_rust(tables: dict[str, tuple[tuple[int, int], ...]], version: str) ->
         f"pub const CLASS_RANGES: [Ranges; {len(CLASSES)}] = [",
         *[f"    {c.py_name.upper()}_RANGES," for c in CLASSES],
         "];",
+        "",
+        "/// The bit of each class in a word of [`super::class_table::bmp_bits`].",
+        *[f"pub const {c.py_name.upper()}_BIT: u16 = 1 << {bit};" for bit, c in enumerate(CLASSES)],
     ]
     for bit, c in enumerate(CLASSES):
         name = c.py_name.upper()

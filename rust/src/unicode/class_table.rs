@@ -49,3 +49,10 @@ pub fn lookup(ranges: Ranges, ascii: u128, bit: u32, cp: u32) -> bool {
         contains(ranges, cp)
     }
 }
+
+/// The word of class bits of a code point below U+10000 (`None` above): several classes for
+/// one table load (o200k's letter unions, the complements the patterns use).
+#[inline(always)]
+pub fn bmp_bits(cp: u32) -> Option<u16> {
+    bmp_table().get(cp as usize).copied()
+}

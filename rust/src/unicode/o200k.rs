@@ -18,19 +18,30 @@ use super::pretokenize::{
     drop_code_points, is_punct, is_word_lead, match_contraction, match_digits, match_newline_ws,
     match_trailing_ws, match_ws, pre_tokenize_with, run_length,
 };
-use super::tables::{is_ll, is_lm, is_lo, is_lt, is_lu, is_m};
+use super::class_table::bmp_bits;
+use super::tables::{
+    is_ll, is_lm, is_lo, is_lt, is_lu, is_m, LL_BIT, LM_BIT, LO_BIT, LT_BIT, LU_BIT, M_BIT,
+};
 use crate::first_match;
 
-/// `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`.  Lean: `Bpe.Unicode.O200k.isUpperClass`.
+/// `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`.  Lean: `Bpe.Unicode.O200k.isUpperClass` (below
+/// U+10000 the five bits are read from one word of the class table).
 #[inline]
 pub fn is_upper_class(c: u32) -> bool {
-    is_lu(c) || is_lt(c) || is_lm(c) || is_lo(c) || is_m(c)
+    match bmp_bits(c) {
+        Some(bits) => bits & (LU_BIT | LT_BIT | LM_BIT | LO_BIT | M_BIT) != 0,
+        None => is_lu(c) || is_lt(c) || is_lm(c) || is_lo(c) || is_m(c),
+    }
 }
 
-/// `[\p{Ll}\p{Lm}\p{Lo}\p{M}]`.  Lean: `Bpe.Unicode.O200k.isLowerClass`.
+/// `[\p{Ll}\p{Lm}\p{Lo}\p{M}]`.  Lean: `Bpe.Unicode.O200k.isLowerClass` (one table word
+/// below U+10000).
 #[inline]
 pub fn is_lower_class(c: u32) -> bool {
-    is_ll(c) || is_lm(c) || is_lo(c) || is_m(c)
+    match bmp_bits(c) {
+        Some(bits) => bits & (LL_BIT | LM_BIT | LO_BIT | M_BIT) != 0,
+        None => is_ll(c) || is_lm(c) || is_lo(c) || is_m(c),
+    }
 }
 
 /// One past the last `W` code point among the `n` from `i`, or 0 if none.

@@ -6,7 +6,8 @@
 //! order.  As in the Python mirror, Lean's list `rest` is the slice `cps[i..]`: a matcher
 //! takes the code points and a position and returns a length in code points (0 = no match).
 
-use super::tables::{is_l, is_n, is_white_space};
+use super::class_table::bmp_bits;
+use super::tables::{is_l, is_n, is_white_space, L_BIT, N_BIT, WHITE_SPACE_BIT};
 
 /// Length of the UTF-8 unit that starts with byte `b` (1 for a byte that cannot start a
 /// sequence).  Lean: `Bpe.Unicode.PreTokenize.utf8Len`.
@@ -92,16 +93,24 @@ pub fn is_newline(c: u32) -> bool {
     c == 10 || c == 13
 }
 
-/// `[^\r\n\p{L}\p{N}]`.  Lean: `Bpe.Unicode.PreTokenize.isWordLead`.
+/// `[^\r\n\p{L}\p{N}]`.  Lean: `Bpe.Unicode.PreTokenize.isWordLead` (one table word below
+/// U+10000).
 #[inline]
 pub fn is_word_lead(c: u32) -> bool {
-    !is_newline(c) && !is_l(c) && !is_n(c)
+    match bmp_bits(c) {
+        Some(bits) => !is_newline(c) && bits & (L_BIT | N_BIT) == 0,
+        None => !is_newline(c) && !is_l(c) && !is_n(c),
+    }
 }
 
-/// `[^\s\p{L}\p{N}]`.  Lean: `Bpe.Unicode.PreTokenize.isPunct`.
+/// `[^\s\p{L}\p{N}]`.  Lean: `Bpe.Unicode.PreTokenize.isPunct` (one table word below
+/// U+10000).
 #[inline]
 pub fn is_punct(c: u32) -> bool {
-    !is_white_space(c) && !is_l(c) && !is_n(c)
+    match bmp_bits(c) {
+        Some(bits) => bits & (WHITE_SPACE_BIT | L_BIT | N_BIT) == 0,
+        None => !is_white_space(c) && !is_l(c) && !is_n(c),
+    }
 }
 
 /// Case folding of the contraction letters as tiktoken's `(?i:...)` sees them: `A-Z` to

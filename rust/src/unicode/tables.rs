@@ -739,6 +739,17 @@ pub const CLASS_RANGES: [Ranges; 9] = [
     WHITE_SPACE_RANGES,
 ];
 
+/// The bit of each class in a word of [`super::class_table::bmp_bits`].
+pub const L_BIT: u16 = 1 << 0;
+pub const N_BIT: u16 = 1 << 1;
+pub const LU_BIT: u16 = 1 << 2;
+pub const LL_BIT: u16 = 1 << 3;
+pub const LT_BIT: u16 = 1 << 4;
+pub const LM_BIT: u16 = 1 << 5;
+pub const LO_BIT: u16 = 1 << 6;
+pub const M_BIT: u16 = 1 << 7;
+pub const WHITE_SPACE_BIT: u16 = 1 << 8;
+
 /// `\p{L}`, letters (`L`: `Lu`, `Ll`, `Lt`, `Lm`, `Lo`).  Lean: `Bpe.Unicode.Tables.isL`.
 #[inline]
 pub fn is_l(cp: u32) -> bool {
