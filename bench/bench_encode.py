@@ -200,7 +200,8 @@ def throughput_table(names: list[str], scale: float, repeat: int, spec: bool) ->
                     continue
                 seconds, ids = result
                 same = reference is not None and ids == reference
-                ok &= same
+                if label.startswith("verified_bpe"):  # a peer's wrong ids are reported only
+                    ok &= same
                 rate = size_mb / seconds if seconds else float("inf")
                 cell = f"{rate:.2f}"
                 if base is not None and label != "tiktoken":

@@ -225,8 +225,9 @@ def _add_tokenizer_options(p: argparse.ArgumentParser) -> None:
     which.add_argument("--gguf", metavar="FILE", help="use the BPE vocabulary of a GGUF file")
     which.add_argument("--model", metavar="FILE", help="use a trained .model file (from train)")
     p.add_argument(
-        "--engine", choices=("fast", "spec"), default="fast",
-        help="fast: heap merge loop; spec: the mirror of the Lean spec (default: %(default)s)",
+        "--engine", choices=("native", "fast", "spec"), default=None,
+        help="native: the Rust engine (the default when it was built); fast: pure Python "
+        "(the default otherwise); spec: the mirror of the Lean spec",
     )
 
 

@@ -398,7 +398,7 @@ def read_gguf_vocab(path: str | os.PathLike[str]) -> GgufVocab:
 
 
 def tokenizer_from_vocab(
-    vocab: GgufVocab, pattern: str | None = None, engine: Engine = "fast", name: str = "gguf"
+    vocab: GgufVocab, pattern: str | None = None, engine: Engine | None = None, name: str = "gguf"
 ) -> Tokenizer:
     """A :class:`~verified_bpe.engine.tokenizer.Tokenizer` for ``vocab``.
 
@@ -429,7 +429,7 @@ def tokenizer_from_vocab(
 
 
 def tokenizer_from_gguf(
-    path: str | os.PathLike[str], pattern: str | None = None, engine: Engine = "fast"
+    path: str | os.PathLike[str], pattern: str | None = None, engine: Engine | None = None
 ) -> Tokenizer:
     """Read a GGUF file and build its tokenizer (:func:`read_gguf_vocab` then
     :func:`tokenizer_from_vocab`); errors name the file."""
