@@ -31,6 +31,7 @@ from verified_bpe.engine import native
 if not native.available():  # pragma: no cover - an install without cargo
     pytest.skip("the native engine is not built", allow_module_level=True)
 
+from test_engine_heap import brute_force  # noqa: E402 - rank BPE by its definition
 from verified_bpe.engine.tokenizer import Tokenizer, bpe_ranks  # noqa: E402
 from verified_bpe.engine.vocab import load_ranks, tiktoken_encoding  # noqa: E402
 from verified_bpe.errors import MissingRankError  # noqa: E402
@@ -118,24 +119,6 @@ def test_class_boundaries_vs_tiktoken_and_spec(name, tally):
 
 
 # ---------------------------------------------------------------------------- merges
-def brute_force_bpe(ranks: dict[bytes, int], piece: bytes) -> list[int]:
-    """The definition: while some adjacent pair joins into a token, merge the pair of lowest
-    rank, leftmost on ties (a piece that is a token is that token)."""
-    if piece in ranks:
-        return [ranks[piece]]
-    parts = [piece[i : i + 1] for i in range(len(piece))]
-    while True:
-        pairs = [
-            (ranks[parts[i] + parts[i + 1]], i)
-            for i in range(len(parts) - 1)
-            if parts[i] + parts[i + 1] in ranks
-        ]
-        if not pairs:
-            return [ranks[p] for p in parts]
-        _, i = min(pairs)
-        parts[i : i + 2] = [parts[i] + parts[i + 1]]
-
-
 TIE_RANKS = {bytes([b]): b for b in range(256)}
 for _token in (b"ab", b"ba", b"aa", b"bb", b"aab", b"abab", b"bab", b"aaaa", b"abba", b"baab"):
     TIE_RANKS[_token] = len(TIE_RANKS)
@@ -146,7 +129,7 @@ for _token in (b"ab", b"ba", b"aa", b"bb", b"aab", b"abab", b"bab", b"aaaa", b"a
 @given(piece=st.lists(st.sampled_from(b"ab"), min_size=1, max_size=300).map(bytes))
 def test_merge_algorithms_vs_brute_force(algorithm, piece):
     m = native.NativeMerger(TIE_RANKS, "")
-    assert m.bpe(piece, algorithm) == brute_force_bpe(TIE_RANKS, piece)
+    assert m.bpe(piece, algorithm) == brute_force(TIE_RANKS, piece)
 
 
 @pytest.mark.parametrize("algorithm", ["scan", "heap", "buckets", "auto"])
@@ -250,7 +233,7 @@ def test_without_the_extension_falls_back_with_one_warning(monkeypatch):
         second = Tokenizer.from_ranks(TIE_RANKS, r"\S+|\s+")
     assert first.engine == second.engine == "fast"
     assert [w.category for w in caught] == [native.NativeEngineMissingWarning]
-    assert first.encode_ordinary("abab") == brute_force_bpe(TIE_RANKS, b"abab")
+    assert first.encode_ordinary("abab") == brute_force(TIE_RANKS, b"abab")
 
 
 # ---------------------------------------------------------------------------- mirror

@@ -172,12 +172,12 @@ def render_rust(tables: dict[str, tuple[tuple[int, int], ...]], version: str) ->
         f"//! `python -m verified_bpe.verify.unicode_gen` from tiktoken {version}; do not edit",
         "//! (`--check` shows the file is current).  Each `*_RANGES` slice holds the sorted,",
         "//! disjoint, inclusive ranges of one class; `is_*` looks a code point up with",
-        "//! [`contains`] (Lean: `Bpe.Unicode.RangeTree.contains`), code points below 128 through",
+        "//! `contains` (Lean: `Bpe.Unicode.RangeTree.contains`), code points below 128 through",
         "//! the mask [`ascii_mask`] computes from the same ranges at compile time, the rest of",
         "//! the Basic Multilingual Plane through the table of [`super::class_table`].",
         "",
         "use super::class_table::lookup;",
-        "use super::range_tree::{ascii_mask, contains, Ranges};",
+        "use super::range_tree::{ascii_mask, Ranges};",
     ]
     for c in CLASSES:
         ranges = tables[c.py_name]
@@ -221,14 +221,6 @@ def render_rust(tables: dict[str, tuple[tuple[int, int], ...]], version: str) ->
         "    }",
         "}",
         "",
-        "/// The ranges of a class, searched without the ASCII mask (for the tests).",
-        "pub fn contains_by_name(name: &str, cp: u32) -> Option<bool> {",
-        "    let ranges = match name {",
-        *[f'        "{c.py_name}" => {c.py_name.upper()}_RANGES,' for c in CLASSES],
-        "        _ => return None,",
-        "    };",
-        "    Some(contains(ranges, cp))",
-        "}",
         "",
     ]
     return "\n".join(out)

@@ -4,12 +4,12 @@
 //! `python -m verified_bpe.verify.unicode_gen` from tiktoken 0.14.0; do not edit
 //! (`--check` shows the file is current).  Each `*_RANGES` slice holds the sorted,
 //! disjoint, inclusive ranges of one class; `is_*` looks a code point up with
-//! [`contains`] (Lean: `Bpe.Unicode.RangeTree.contains`), code points below 128 through
+//! `contains` (Lean: `Bpe.Unicode.RangeTree.contains`), code points below 128 through
 //! the mask [`ascii_mask`] computes from the same ranges at compile time, the rest of
 //! the Basic Multilingual Plane through the table of [`super::class_table`].
 
 use super::class_table::lookup;
-use super::range_tree::{ascii_mask, contains, Ranges};
+use super::range_tree::{ascii_mask, Ranges};
 
 /// `\p{L}`: 677 ranges, 141,028 code points.
 #[rustfmt::skip]
@@ -820,19 +820,3 @@ pub fn class_by_name(name: &str) -> Option<fn(u32) -> bool> {
     }
 }
 
-/// The ranges of a class, searched without the ASCII mask (for the tests).
-pub fn contains_by_name(name: &str, cp: u32) -> Option<bool> {
-    let ranges = match name {
-        "l" => L_RANGES,
-        "n" => N_RANGES,
-        "lu" => LU_RANGES,
-        "ll" => LL_RANGES,
-        "lt" => LT_RANGES,
-        "lm" => LM_RANGES,
-        "lo" => LO_RANGES,
-        "m" => M_RANGES,
-        "white_space" => WHITE_SPACE_RANGES,
-        _ => return None,
-    };
-    Some(contains(ranges, cp))
-}
