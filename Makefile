@@ -5,7 +5,10 @@ VPY    := $(VENV)/bin/python
 
 .PHONY: venv verify test test-fast lint bench clean
 
-$(VENV)/.installed: pyproject.toml
+# the native engine (rust/) is built by the editable install: rebuilt when its sources change
+RUST_SOURCES := rust/Cargo.toml rust/Cargo.lock $(wildcard rust/src/*.rs rust/src/*/*.rs)
+
+$(VENV)/.installed: pyproject.toml $(RUST_SOURCES)
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install --quiet --upgrade pip
 	$(VPY) -m pip install --quiet -e '.[test]'
@@ -35,7 +38,8 @@ $(VENV)/.bench-installed: $(VENV)/.installed
 	$(VPY) -m pip install --quiet -e '.[bench]'
 	touch $@
 
-## Speed and memory side by side with tiktoken, puretiktoken and bpe-openai (docs/performance.md).
+## Speed and memory side by side with tiktoken, puretiktoken, riptoken and bpe-openai
+## (docs/performance.md; docs/native.md for the native engine).
 bench: $(VENV)/.bench-installed
 	$(VPY) bench/bench_encode.py
 

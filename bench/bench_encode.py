@@ -1,5 +1,6 @@
-"""Encoding speed and memory: verified_bpe's fast engine side by side with tiktoken,
-puretiktoken and (when installed: ``pip install -e '.[bench]'``) bpe-openai.
+"""Encoding speed and memory: verified_bpe's native engine (when built) and fast engine side
+by side with tiktoken, puretiktoken and (when installed: ``pip install -e '.[bench]'``)
+riptoken and bpe-openai.
 
 Usage (from the repository root; ``make bench`` runs it with the defaults)::
 
@@ -22,8 +23,10 @@ Workloads (``--mb`` scales every size; the defaults are the targets of issue 13)
 
 Sections: the table (MB/s and ratio to tiktoken); linearity of the long pieces (time at n
 and at n/8 for verified_bpe, best of 5); peak RSS of a 50 MB encode, one fresh subprocess per
-tokenizer; the input on which tiktoken panics; the profile of verified_bpe on ordinary
-text (where its time goes), which shows what Python can and cannot reach.
+tokenizer; the input on which tiktoken panics; the profile of verified_bpe's fast engine on
+ordinary text (where its time goes), which shows what Python can and cannot reach; ``batch``:
+``encode_ordinary_batch`` on 1 and 2 threads (wall time: the native engine releases the
+GIL); ``load``: the cost of building a tokenizer from a loaded rank table.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
+from verified_bpe.engine import native  # noqa: E402
 from verified_bpe.engine.tokenizer import Tokenizer  # noqa: E402
 from verified_bpe.engine.vocab import tiktoken_encoding  # noqa: E402
 from verified_bpe.verify.corpus import locale_texts, stdlib_text  # noqa: E402
@@ -80,6 +84,8 @@ def workloads(scale: float) -> list[tuple[str, str, bool]]:
 def peers(name: str, spec: bool) -> list[tuple[str, object]]:
     """``(label, encoder)``: tiktoken first (the reference), then the others that import."""
     out: list[tuple[str, object]] = [("tiktoken", tiktoken_encoding(name))]
+    if native.available():
+        out.append(("verified_bpe native", Tokenizer.from_tiktoken(name, "native")))
     out.append(("verified_bpe fast", Tokenizer.from_tiktoken(name, "fast")))
     if spec:
         out.append(("verified_bpe spec", Tokenizer.from_tiktoken(name, "spec")))
@@ -89,6 +95,9 @@ def peers(name: str, spec: bool) -> list[tuple[str, object]]:
         out.append(("puretiktoken", puretiktoken.get_encoding(name)))
     except ImportError:
         pass
+    rip = riptoken_encoder(name)
+    if rip is not None:
+        out.append(("riptoken", rip))
     peer = bpe_openai_encoder(name)
     if peer is not None:
         out.append(("bpe-openai", peer))
@@ -104,6 +113,16 @@ class RustBinding:
 
     def encode_ordinary(self, text: str) -> list[int]:
         return list(self._backend.encode(text))  # type: ignore[attr-defined]
+
+
+def riptoken_encoder(name: str) -> object | None:
+    """riptoken built from tiktoken's encoding as this package loads it (riptoken's own
+    ``get_encoding`` calls ``tiktoken.get_encoding``, which downloads)."""
+    try:
+        import riptoken
+    except ImportError:
+        return None
+    return riptoken._build_encoding(tiktoken_encoding(name))
 
 
 def bpe_openai_encoder(name: str) -> RustBinding | None:
@@ -181,7 +200,8 @@ def throughput_table(names: list[str], scale: float, repeat: int, spec: bool) ->
                     continue
                 seconds, ids = result
                 same = reference is not None and ids == reference
-                ok &= same
+                if label.startswith("verified_bpe"):  # a peer's wrong ids are reported only
+                    ok &= same
                 rate = size_mb / seconds if seconds else float("inf")
                 cell = f"{rate:.2f}"
                 if base is not None and label != "tiktoken":
@@ -193,14 +213,18 @@ def throughput_table(names: list[str], scale: float, repeat: int, spec: bool) ->
 
 def linearity(names: list[str], scale: float, repeat: int = 5) -> None:
     print(
-        f"\nlinearity of verified_bpe fast on one long piece: time at n and at n/8 (best of "
+        f"\nlinearity of verified_bpe on one long piece: time at n and at n/8 (best of "
         f"{repeat}, alternating; in brackets the slowest run, and the range of the ratio of "
         "the runs taken in pairs)"
     )
-    print("| encoding | workload | n | s at n/8 | s at n | ratio (target ≤ 9) | pair ratios |")
-    print("|---|---|---|---|---|---|---|")
-    for name in names:
-        tok = Tokenizer.from_tiktoken(name, "fast")
+    print(
+        "| engine | encoding | workload | n | s at n/8 | s at n | ratio (target ≤ 9) "
+        "| pair ratios |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    engines = ["native", "fast"] if native.available() else ["fast"]
+    for engine, name in [(e, n) for e in engines for n in names]:
+        tok = Tokenizer.from_tiktoken(name, engine)  # type: ignore[arg-type]
         for workload, text, long_piece in workloads(scale):
             if not long_piece:
                 continue
@@ -213,7 +237,8 @@ def linearity(names: list[str], scale: float, repeat: int = 5) -> None:
                 large.append(timed(tok, text, 1)[0])
             pairs = [b / a for a, b in zip(small, large, strict=True)]
             print(
-                f"| {name} | {workload} | {len(text)} | {min(small):.3f} ({max(small):.3f}) "
+                f"| {engine} | {name} | {workload} | {len(text)} "
+                f"| {min(small):.3f} ({max(small):.3f}) "
                 f"| {min(large):.3f} ({max(large):.3f}) | {min(large) / min(small):.1f} "
                 f"| {min(pairs):.1f}-{max(pairs):.1f} |"
             )
@@ -223,7 +248,7 @@ RSS_CHILD = r"""
 import json, re, sys, time
 sys.path.insert(0, sys.argv[1])
 sys.path.insert(0, sys.argv[2])
-from bench_encode import bpe_openai_encoder
+from bench_encode import bpe_openai_encoder, riptoken_encoder
 label, name, path = sys.argv[3], sys.argv[4], sys.argv[5]
 if label == "tiktoken":
     from verified_bpe.engine.vocab import tiktoken_encoding
@@ -235,9 +260,13 @@ elif label == "bpe-openai":
     enc = bpe_openai_encoder(name)
     if enc is None:
         raise SystemExit(3)
+elif label == "riptoken":
+    enc = riptoken_encoder(name)
+    if enc is None:
+        raise SystemExit(3)
 else:
     from verified_bpe.engine.tokenizer import Tokenizer
-    enc = Tokenizer.from_tiktoken(name)
+    enc = Tokenizer.from_tiktoken(name, label.split()[-1])
 enc.encode_ordinary("warm up")
 with open(path, encoding="utf-8") as fh:
     text = fh.read()
@@ -259,14 +288,15 @@ def rss_text(size: int) -> str:
     return cut(text * (size // len(text.encode("utf-8")) + 1), size)
 
 
-def peak_rss(names: list[str], scale: float) -> None:
+def peak_rss(names: list[str], scale: float, labels: list[str] | None = None) -> None:
     size = int(50_000_000 * scale)
     print(f"\npeak RSS of one encode_ordinary of {size / 1e6:.1f} MB (prose + code, repeated):")
     print("a fresh process per tokenizer; the peak is reset once the tokenizer and the text are")
     print("loaded (Linux clear_refs), so it is the encode's own high-water mark; MB = 2^20 bytes")
     print("| encoding | tokenizer | RSS before | peak RSS during encode | CPU s | tokens |")
     print("|---|---|---|---|---|---|")
-    labels = ["tiktoken", "verified_bpe fast", "puretiktoken", "bpe-openai"]
+    labels = labels or ["tiktoken", "verified_bpe native", "verified_bpe fast", "puretiktoken",
+                        "riptoken", "bpe-openai"]
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "text.txt"
         path.write_text(rss_text(size), encoding="utf-8")
@@ -299,17 +329,20 @@ def tiktoken_panic(names: list[str], scale: float) -> None:
             tiktoken_result = f"{len(ids)} ids"
         except BaseException as exc:  # pyo3's PanicException derives from BaseException
             tiktoken_result = f"{type(exc).__name__}: {str(exc)[:80]}"
+        tok = Tokenizer.from_tiktoken(name)
         start = time.process_time()
-        ours = Tokenizer.from_tiktoken(name).encode_ordinary(text)
+        ours = tok.encode_ordinary(text)
         seconds = time.process_time() - start
-        roundtrip = Tokenizer.from_tiktoken(name).decode(ours) == text
+        roundtrip = tok.decode(ours) == text
         check = f"; decodes back: {'yes' if roundtrip else 'NO'}"
         peer = bpe_openai_encoder(name)
         if peer is not None:
             same = peer.encode_ordinary(text) == ours
             check += f"; bpe-openai's ids {'equal' if same else 'DIFFER'}"
         print(f"  {name}: tiktoken -> {tiktoken_result}")
-        print(f"  {name}: verified_bpe fast -> {len(ours)} ids in {seconds:.2f} s{check}")
+        print(
+            f"  {name}: verified_bpe {tok.engine} -> {len(ours)} ids in {seconds:.2f} s{check}"
+        )
 
 
 def profile(names: list[str], scale: float) -> None:
@@ -330,7 +363,7 @@ def profile(names: list[str], scale: float) -> None:
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
         oracle = tiktoken_encoding(name)
-        tok = Tokenizer.from_tiktoken(name)
+        tok = Tokenizer.from_tiktoken(name, "fast")
         ranks = tok._ranks
         for workload, text in texts:
             t_tiktoken = t_total = float("inf")
@@ -369,6 +402,65 @@ def cold_bpe(tok: Tokenizer, pieces: list[str], repeat: int = 3) -> float:
     return best
 
 
+def batch(names: list[str], scale: float, repeat: int = 3) -> None:
+    """``encode_ordinary_batch`` of the code and prose workloads cut in 64 texts, on 1 and 2
+    threads: wall seconds, best of ``repeat``; speed-up = 1 thread / 2 threads."""
+    size = max(1, int(scale * 1_000_000))
+    text = cut(stdlib_text(size), size) + prose_text(size)
+    step = len(text) // 64 + 1
+    texts = [text[i : i + step] for i in range(0, len(text), step)]
+    print(f"\nencode_ordinary_batch of {len(texts)} texts ({len(text.encode()) / 1e6:.1f} MB), "
+          f"wall seconds, best of {repeat}:")
+    print("| encoding | tokenizer | 1 thread | 2 threads | speed-up |")
+    print("|---|---|---|---|---|")
+    for name in names:
+        encoders: list[tuple[str, object]] = [("tiktoken", tiktoken_encoding(name))]
+        from verified_bpe.api.registry import get_encoding
+
+        encoders.append((f"verified_bpe Encoding ({native.default_engine()})",
+                         get_encoding(name)))
+        expected = tiktoken_encoding(name).encode_ordinary_batch(texts)
+        for label, enc in encoders:
+            walls = {}
+            for threads in (1, 2):
+                best = float("inf")
+                for _ in range(repeat):
+                    start = time.perf_counter()
+                    ids = enc.encode_ordinary_batch(texts, num_threads=threads)  # type: ignore[attr-defined]
+                    best = min(best, time.perf_counter() - start)
+                    assert ids == expected, label
+                walls[threads] = best
+            print(f"| {name} | {label} | {walls[1]:.3f} | {walls[2]:.3f} "
+                  f"| {walls[1] / walls[2]:.2f}× |")
+
+
+def load_cost(names: list[str], repeat: int = 3) -> None:
+    """CPU seconds to build a tokenizer from a rank table already in memory (tiktoken's
+    ``Encoding`` vs ``Tokenizer`` on each engine), best of ``repeat``."""
+    import tiktoken
+
+    from verified_bpe.engine.vocab import encoding_spec, load_ranks
+
+    print(f"\ncost of building a tokenizer from a loaded rank table (CPU s, best of {repeat}):")
+    print("| encoding | tiktoken.Encoding | verified_bpe native | verified_bpe fast |")
+    print("|---|---|---|---|")
+    for name in names:
+        ranks, info = load_ranks(name), encoding_spec(name)
+
+        def build_tiktoken() -> object:
+            return tiktoken.Encoding(name=name, pat_str=info.pattern,  # noqa: B023
+                                     mergeable_ranks=ranks,  # noqa: B023
+                                     special_tokens=info.special_tokens)  # noqa: B023
+
+        def build(engine: str) -> Callable[[], object]:
+            return lambda: Tokenizer(name, ranks, info.pattern, info.special_tokens,  # noqa: B023
+                                     engine=engine)  # type: ignore[arg-type]
+
+        t_native = best_of(build("native"), repeat) if native.available() else float("nan")
+        print(f"| {name} | {best_of(build_tiktoken, repeat):.3f} | {t_native:.3f} "
+              f"| {best_of(build('fast'), repeat):.3f} |")
+
+
 def best_of(fn: Callable[[], object], repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
@@ -400,8 +492,9 @@ def main() -> int:
     parser.add_argument("--skip-rss", action="store_true", help="no 50 MB RSS subprocesses")
     parser.add_argument(
         "--sections",
-        default="table,linear,rss,panic,profile",
-        help="comma-separated subset of table,linear,rss,panic,profile (default: all)",
+        default="table,linear,rss,panic,profile,batch,load",
+        help="comma-separated subset of table,linear,rss,panic,profile,batch,load "
+        "(default: all)",
     )
     args = parser.parse_args()
     sections = set(args.sections.split(","))
@@ -418,6 +511,10 @@ def main() -> int:
         tiktoken_panic(names, args.mb)
     if "profile" in sections:
         profile(names, args.mb)
+    if "batch" in sections:
+        batch(names, args.mb)
+    if "load" in sections:
+        load_cost(names)
     return 0 if ok else 1
 
 

@@ -1,6 +1,7 @@
-"""Token-for-token differential tests against tiktoken (cl100k_base and o200k_base, both
-engines): hypothesis on ASCII and on full Unicode, and real corpora (CPython's standard
-library sources; translated messages and CJK samples installed on this machine)."""
+"""Token-for-token differential tests against tiktoken (cl100k_base and o200k_base, the fast
+and spec engines and the native one when it was built): hypothesis on ASCII and on full
+Unicode, and real corpora (CPython's standard library sources; translated messages and CJK
+samples installed on this machine)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from hypothesis import strategies as st
 tiktoken = pytest.importorskip("tiktoken")
 
 from conftest import UNICODE_SNIPPETS  # noqa: E402
+from verified_bpe.engine import native  # noqa: E402
 from verified_bpe.engine.tokenizer import Tokenizer  # noqa: E402
 from verified_bpe.engine.vocab import tiktoken_encoding  # noqa: E402
 
 NAMES = ("cl100k_base", "o200k_base")
-ENGINES = ("fast", "spec")
+# the native engine when it was built (a plain install without cargo tests the other two)
+ENGINES = ("native", "fast", "spec") if native.available() else ("fast", "spec")
 
 _TOKENIZERS: dict[tuple[str, str], Tokenizer] = {}
 
@@ -131,9 +134,10 @@ def _compare_corpus(name, engine, texts, tally, label):
     assert not mismatches, mismatches[:10]
 
 
+@pytest.mark.parametrize("engine", [e for e in ENGINES if e != "spec"])
 @pytest.mark.parametrize("name", NAMES)
-def test_stdlib_corpus_fast(name, stdlib_corpus, tally):
-    _compare_corpus(name, "fast", stdlib_corpus, tally, "stdlib (all files)")
+def test_stdlib_corpus_fast(name, engine, stdlib_corpus, tally):
+    _compare_corpus(name, engine, stdlib_corpus, tally, "stdlib (all files)")
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -293,9 +293,10 @@ def _add_tokenizer_options(p: argparse.ArgumentParser) -> None:
     which.add_argument("--gguf", metavar="FILE", help="use the BPE vocabulary of a GGUF file")
     which.add_argument("--model", metavar="FILE", help="use a trained .model file (from train)")
     p.add_argument(
-        "--engine", choices=("fast", "spec"), default=None,
-        help="fast: heap merge loop; spec: the mirror of the Lean spec (default: fast; not "
-        "with --model, which encodes with the trained tokenizer's own merge loop)",
+        "--engine", choices=("native", "fast", "spec"), default=None,
+        help="native: the Rust engine (the default when it was built); fast: pure Python "
+        "(the default otherwise); spec: the mirror of the Lean spec (not with --model, which "
+        "encodes with the trained tokenizer's own merge loop)",
     )
 
 

@@ -94,6 +94,17 @@ class MalformedModelError(MalformedVocabError):
 __all__ += ["MalformedModelError"]
 
 
+class MissingRankError(MalformedVocabError, KeyError):
+    """A part left by the merges has no rank: the table lacks some single byte (tiktoken's
+    core panics there).  Also a ``KeyError``, which the pure-Python engine raises there."""
+
+    def __str__(self) -> str:  # KeyError would show the message quoted
+        return str(self.args[0])
+
+
+__all__ += ["MissingRankError"]
+
+
 class MalformedGgufError(BpeError):
     """A GGUF file cannot be read as a byte-level BPE vocabulary: bad magic or version, a
     truncated file, a missing ``tokenizer.ggml.*`` key or one of the wrong type, token text

@@ -1,8 +1,9 @@
 """A drop-in for ``tiktoken.Encoding`` (tiktoken 0.14): every public method and attribute,
 with tiktoken's semantics, argument types and exception types.
 
-Encoding and decoding go through :class:`verified_bpe.engine.tokenizer.Tokenizer` (the ``fast``
-engine, tested id-for-id against tiktoken); this module adds tiktoken's surface around it:
+Encoding and decoding go through :class:`verified_bpe.engine.tokenizer.Tokenizer` (the
+``native`` engine when it was built, else the ``fast`` one; both tested id-for-id against
+tiktoken); this module adds tiktoken's surface around it:
 argument checking (tiktoken's pyo3 core raises ``TypeError`` for a float or ``None`` token,
 ``OverflowError`` for an id outside ``u32``, ``TypeError`` for ``allowed_special`` that is not
 a ``set``/``frozenset``), thread-pool batches, offsets, unstable-token completions, numpy
@@ -121,7 +122,7 @@ class Encoding:
                 )
         self._special_token_values = set(special_tokens.values())
         self._tokenizer = Tokenizer.from_ranks(
-            mergeable_ranks, pat_str, special_tokens, engine="fast", name=name
+            mergeable_ranks, pat_str, special_tokens, name=name
         )
         self._decoder: dict[int, bytes] = {rank: token for token, rank in mergeable_ranks.items()}
         self._special_decoder: dict[int, bytes] = {}
@@ -189,7 +190,12 @@ class Encoding:
         return np.array(ids, dtype=np.uint32)
 
     def encode_ordinary_batch(self, text: list[str], *, num_threads: int = 8) -> list[list[int]]:
-        """:meth:`encode_ordinary` on each text, in a pool of ``num_threads`` threads."""
+        """:meth:`encode_ordinary` on each text, on ``num_threads`` threads: the native
+        engine's own threads without the GIL, else a pool of Python threads."""
+        if self._tokenizer.engine == "native":
+            for t in text:
+                _check_text(t)
+            return self._tokenizer.encode_ordinary_batch(text, num_threads)
         with ThreadPoolExecutor(num_threads) as pool:
             return list(pool.map(self.encode_ordinary, text))
 

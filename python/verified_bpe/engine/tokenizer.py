@@ -1,5 +1,10 @@
-"""The tokenizer users touch: tiktoken-compatible encode/decode on two engines.
+"""The tokenizer users touch: tiktoken-compatible encode/decode on three engines.
 
+* ``engine="native"`` (the default when the extension was built, see
+  :mod:`verified_bpe.engine.native`): the Rust crate in ``rust/``, which runs the Lean
+  pre-tokenizer machines of cl100k_base and o200k_base and tiktoken's rank BPE; other patterns
+  are split in Python (as the fast engine does) and merged natively.  Special tokens are
+  handled here, as for the other engines.
 * ``engine="spec"``: the literal mirror of the Lean spec.  Merges are recovered from the
   ranks (:func:`~verified_bpe.spec.seed.decompose.recover_merges`), bytes are shuffled into
   single-byte token ids (:func:`~verified_bpe.spec.seed.shuffle.byte_shuffle_from_ranks`), the
@@ -52,7 +57,7 @@ from ..spec.seed.shuffle import byte_shuffle_from_ranks, invert_shuffle
 from ..spec.seed.well_formed import build_vocab, check_well_formed
 from ..spec.unicode.cl100k import pre_tokenize_cl100k
 from ..spec.unicode.o200k import pre_tokenize_o200k
-from . import validate
+from . import native, validate
 from .fast_split import SplitFn, Splitter
 from .patterns import (
     CL100K_PATTERN,
@@ -62,7 +67,8 @@ from .patterns import (
     pre_tokenize_regex,
 )
 
-Engine = Literal["fast", "spec"]
+Engine = Literal["native", "fast", "spec"]
+ENGINES: tuple[Engine, ...] = ("native", "fast", "spec")
 
 #: Mirrors of the Lean pre-tokenizers (Unicode state machines), used by the spec engine for
 #: all text of these encodings.
@@ -365,12 +371,14 @@ class Tokenizer:
         ranks: Mapping[bytes, int],
         pattern: str,
         special_tokens: Mapping[str, int],
-        engine: Engine = "fast",
+        engine: Engine | None = None,
         spec_pre_tokenizer: Callable[[bytes], list[bytes]] | None = None,
         spec: SpecTables | None = None,
     ) -> None:
-        if engine not in ("fast", "spec"):
-            raise ValueError(f"engine must be 'fast' or 'spec', not {engine!r}")
+        if engine is None:
+            engine = native.default_engine()  # type: ignore[assignment]
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be 'native', 'fast' or 'spec', not {engine!r}")
         self.name = name
         self.engine: Engine = engine
         self.pattern = pattern
@@ -391,13 +399,14 @@ class Tokenizer:
         self._split: SplitFn = Splitter(pattern)
         self._blocks = pattern in BLOCK_SAFE_PATTERNS
         self._cache = PieceCache(ranks, _CACHE_LIMIT)
-        self._spec = spec if spec is not None or engine == "fast" else spec_tables(ranks)
+        self._native = native.NativeMerger(ranks, pattern) if engine == "native" else None
+        self._spec = spec if spec is not None or engine != "spec" else spec_tables(ranks)
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    def from_tiktoken(cls, name: str, engine: Engine = "fast") -> Tokenizer:
+    def from_tiktoken(cls, name: str, engine: Engine | None = None) -> Tokenizer:
         """The published encoding ``name`` (vocabulary loaded by
-        :mod:`verified_bpe.engine.vocab`)."""
+        :mod:`verified_bpe.engine.vocab`); ``engine=None``: native if built, else fast."""
         from .vocab import encoding_spec, load_ranks
 
         info = encoding_spec(name)
@@ -417,7 +426,7 @@ class Tokenizer:
         ranks: Mapping[bytes, int],
         pattern: str,
         special_tokens: Mapping[str, int] | None = None,
-        engine: Engine = "fast",
+        engine: Engine | None = None,
         name: str = "custom",
     ) -> Tokenizer:
         """Any rank table (it must contain all 256 single bytes for the spec engine)."""
@@ -439,9 +448,20 @@ class Tokenizer:
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode ignoring special tokens (their text is encoded as ordinary text)."""
         text = _fix_surrogates(text)
+        if self._native is not None:
+            return self._encode_ordinary_native(text)
         if self.engine == "spec":
             return self._encode_ordinary_spec(text)
         return self._encode_ordinary_fast(text)
+
+    def encode_ordinary_batch(self, texts: Sequence[str], num_threads: int = 8) -> list[list[int]]:
+        """:meth:`encode_ordinary` on each text; the native engine runs them on
+        ``num_threads`` threads without the GIL (when it splits the pattern itself)."""
+        if self._native is not None and self._native.pre_tokenizer is not None:
+            return self._native.encode_ordinary_batch(
+                [_fix_surrogates(t) for t in texts], num_threads
+            )
+        return [self.encode_ordinary(t) for t in texts]
 
     def encode(
         self,
@@ -492,6 +512,19 @@ class Tokenizer:
             return reduce(iadd, map(lookup, split(text)), out)
         for block in text_blocks(text, BLOCK_CHARS):
             reduce(iadd, map(lookup, split(block)), out)
+        return out
+
+    def _encode_ordinary_native(self, text: str) -> list[int]:
+        """The native engine: its own pre-tokenizer for cl100k/o200k; otherwise the fast
+        engine's split (block by block when the pattern allows) and the native merge."""
+        assert self._native is not None
+        if self._native.pre_tokenizer is not None:
+            return self._native.encode_ordinary(text)
+        if not self._blocks or len(text) <= BLOCK_CHARS:
+            return self._native.encode_pieces(self._split(text))
+        out: list[int] = []
+        for block in text_blocks(text, BLOCK_CHARS):
+            out += self._native.encode_pieces(self._split(block))
         return out
 
     def _pre_tokenize(self, data: bytes) -> list[bytes]:

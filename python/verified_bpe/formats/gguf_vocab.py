@@ -499,7 +499,7 @@ def _rank_problem(vocab: GgufVocab) -> str | None:
 
 
 def tokenizer_from_vocab(
-    vocab: GgufVocab, pattern: str | None = None, engine: Engine = "fast", name: str = "gguf"
+    vocab: GgufVocab, pattern: str | None = None, engine: Engine | None = None, name: str = "gguf"
 ) -> Tokenizer:
     """A rank-based :class:`~verified_bpe.engine.tokenizer.Tokenizer` for ``vocab``.
 
@@ -530,7 +530,7 @@ def tokenizer_from_vocab(
 
 
 def tokenizer_from_gguf(
-    path: str | os.PathLike[str], pattern: str | None = None, engine: Engine = "fast"
+    path: str | os.PathLike[str], pattern: str | None = None, engine: Engine | None = None
 ) -> Tokenizer | LlamaCppTokenizer | SentencePieceBpeTokenizer:
     """Read a GGUF file and build its tokenizer; errors name the file.
 

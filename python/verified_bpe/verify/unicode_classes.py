@@ -20,6 +20,7 @@ BLOCK = 0x10000
 REPO = Path(__file__).resolve().parents[3]
 LEAN_FILE = REPO / "lean" / "Bpe" / "Unicode" / "Tables.lean"
 PY_FILE = Path(__file__).resolve().parents[1] / "spec" / "unicode" / "tables.py"
+RUST_FILE = REPO / "rust" / "src" / "unicode" / "tables.rs"
 
 
 @dataclass(frozen=True)

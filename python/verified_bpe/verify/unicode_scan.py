@@ -11,6 +11,8 @@ r"""Exhaustive comparison with tiktoken over every code point (``unicode_gen --s
    :func:`probes` strings (neighbours of each kind: letters, digits, case changes,
    contractions, punctuation, spaces, newlines), each encoded by the engine and by tiktoken
    on the real vocabularies; a code point disagrees if one of its probes gets other ids.
+   For the ``native`` engine, its chunks are also compared with those of the spec mirror of
+   the Lean pre-tokenizer (:mod:`verified_bpe.spec.unicode.cl100k`, ``o200k``) on every probe.
 """
 
 from __future__ import annotations
@@ -139,7 +141,7 @@ def scan_engine(name: str, engine: str) -> tuple[int, list[int]]:
     from ..engine.tokenizer import Tokenizer
     from ..engine.vocab import tiktoken_encoding
 
-    tok = Tokenizer.from_tiktoken(name, engine="spec" if engine == "spec" else "fast")
+    tok = Tokenizer.from_tiktoken(name, engine="fast" if engine == "regex" else engine)  # type: ignore[arg-type]
     if engine == "regex":  # the fast engine as it was: the regex module's own tables
         import regex
 
@@ -150,11 +152,25 @@ def scan_engine(name: str, engine: str) -> tuple[int, list[int]]:
         stop = min(start + BLOCK, MAX_CODE_POINT + 1)
         cps = [cp for cp in range(start, stop) if cp not in SURROGATES]
         bad += disagreeing(tok.encode_ordinary, oracle.encode_ordinary, cps)
+        if engine == "native":
+            bad += disagreeing(*_native_and_spec_chunks(name), cps)
+    bad = sorted(set(bad))
     return len(bad), bad[:5]
 
 
+def _native_and_spec_chunks(
+    name: str,
+) -> tuple[Callable[[str], list[bytes]], Callable[[str], list[bytes]]]:
+    """The native pre-tokenizer and the spec mirror's, on text."""
+    from ..engine import native
+    from ..engine.tokenizer import SPEC_PRE_TOKENIZERS
+
+    native_split, spec_split = native.module().pre_tokenize, SPEC_PRE_TOKENIZERS[name]
+    return (lambda s: native_split(name, s.encode())), (lambda s: spec_split(s.encode()))
+
+
 def disagreeing(
-    ours: Callable[[str], list[int]], theirs: Callable[[str], list[int]], cps: Iterable[int]
+    ours: Callable[[str], object], theirs: Callable[[str], object], cps: Iterable[int]
 ) -> list[int]:
     """The code points among ``cps`` with a :func:`probes` string that ``ours`` and ``theirs``
     encode differently."""

@@ -1,0 +1,100 @@
+//! The native engine: a rank table and, for the two published patterns, the proven
+//! pre-tokenizer; text is cut into blocks, each block pre-tokenized and every chunk merged.
+
+use crate::ranks::{bpe_ranks, MissingRank, RankMap};
+use crate::unicode::{cl100k, o200k};
+
+/// The pre-tokenizers the engine runs natively (Lean `Bpe.Unicode.Cl100k`, `Bpe.Unicode.O200k`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PreTokenizer {
+    Cl100k,
+    O200k,
+}
+
+impl PreTokenizer {
+    /// By the name of its encoding (`"cl100k_base"`, `"o200k_base"`).
+    pub fn by_name(name: &str) -> Option<Self> {
+        match name {
+            "cl100k_base" => Some(Self::Cl100k),
+            "o200k_base" => Some(Self::O200k),
+            _ => None,
+        }
+    }
+
+    /// Each chunk of `data`, as a byte range, to `emit`.
+    pub fn split(self, data: &[u8], emit: impl FnMut(std::ops::Range<usize>)) {
+        match self {
+            Self::Cl100k => cl100k::pre_tokenize_cl100k(data, emit),
+            Self::O200k => o200k::pre_tokenize_o200k(data, emit),
+        }
+    }
+}
+
+/// A block is cut at the first "\n" followed by an ASCII letter or digit after this many
+/// bytes (the cut of `verified_bpe.engine.tokenizer.text_blocks`: no chunk of either pattern
+/// crosses it, and the chunk ending there is the same whether the text goes on or not).
+pub const BLOCK_BYTES: usize = 1 << 16;
+
+/// `data` in consecutive blocks of about `size` bytes (one block if there is no cut point,
+/// none if `data` is empty).
+pub fn text_blocks(data: &[u8], size: usize) -> impl Iterator<Item = &[u8]> {
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start >= data.len() {
+            return None;
+        }
+        let mut end = data.len();
+        if data.len() - start > size {
+            let mut j = start + size;
+            while j + 1 < data.len() {
+                if data[j] == b'\n' && data[j + 1].is_ascii_alphanumeric() {
+                    end = j + 1;
+                    break;
+                }
+                j += 1;
+            }
+        }
+        let block = &data[start..end];
+        start = end;
+        Some(block)
+    })
+}
+
+/// A rank table with an optional native pre-tokenizer.
+pub struct Engine {
+    pub ranks: RankMap,
+    pub pre_tokenizer: Option<PreTokenizer>,
+}
+
+impl Engine {
+    /// The ids of `data` without special tokens (needs a pre-tokenizer).
+    pub fn encode_ordinary(&self, pre: PreTokenizer, data: &[u8]) -> Result<Vec<u32>, MissingRank> {
+        let mut out = Vec::with_capacity(data.len() / 4 + 1);
+        let mut failed: Option<MissingRank> = None;
+        for block in text_blocks(data, BLOCK_BYTES) {
+            pre.split(block, |range| {
+                if failed.is_none() {
+                    if let Err(e) = bpe_ranks(&self.ranks, &block[range], &mut out) {
+                        failed = Some(e);
+                    }
+                }
+            });
+            if let Some(e) = failed {
+                return Err(e);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The ids of pieces that were split elsewhere (custom patterns): the merge alone.
+    pub fn encode_pieces<'a>(
+        &self,
+        pieces: impl IntoIterator<Item = &'a [u8]>,
+    ) -> Result<Vec<u32>, MissingRank> {
+        let mut out = Vec::new();
+        for piece in pieces {
+            bpe_ranks(&self.ranks, piece, &mut out)?;
+        }
+        Ok(out)
+    }
+}

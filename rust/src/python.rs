@@ -1,0 +1,223 @@
+//! The Python bindings: `verified_bpe._native` (used through `verified_bpe.engine.native`).
+
+use pyo3::exceptions::{PyKeyError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+use rustc_hash::FxHashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use crate::engine::{Engine, PreTokenizer};
+use crate::ranks::{bpe_buckets, bpe_heap, bpe_scan, MissingRank, RankMap};
+use crate::unicode::{cl100k, o200k, tables};
+
+fn missing(e: MissingRank) -> PyErr {
+    PyKeyError::new_err((PyBytesOwned(e.part), PyBytesOwned(e.piece)))
+}
+
+/// Bytes that convert to a Python `bytes` object.
+struct PyBytesOwned(Vec<u8>);
+
+impl<'py> IntoPyObject<'py> for PyBytesOwned {
+    type Target = PyBytes;
+    type Output = Bound<'py, PyBytes>;
+    type Error = std::convert::Infallible;
+    fn into_pyobject(self, py: Python<'py>) -> Result<Self::Output, Self::Error> {
+        Ok(PyBytes::new(py, &self.0))
+    }
+}
+
+fn pre_tokenizer(name: &str) -> PyResult<PreTokenizer> {
+    PreTokenizer::by_name(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "no native pre-tokenizer named {name:?} (cl100k_base, o200k_base)"
+        ))
+    })
+}
+
+/// A rank table (`dict[bytes, int]`) with the native pre-tokenizer of `pre_tokenizer`
+/// (`"cl100k_base"`, `"o200k_base"`) or none (custom patterns: split in Python, merge here).
+#[pyclass(frozen, module = "verified_bpe._native")]
+struct NativeBpe {
+    engine: Engine,
+    /// The Python int of every rank `0..=max` (when the ranks are dense): the id lists
+    /// returned share these objects instead of allocating one int per id (the memory of a
+    /// 50 MB encode is then the list's 8 bytes per id, as for the fast engine's cached ids).
+    ints: Vec<Py<PyAny>>,
+}
+
+#[pymethods]
+impl NativeBpe {
+    #[new]
+    #[pyo3(signature = (ranks, pre_tokenizer=None))]
+    fn new(ranks: &Bound<'_, PyDict>, pre_tokenizer: Option<&str>) -> PyResult<Self> {
+        let mut map: RankMap = FxHashMap::with_capacity_and_hasher(ranks.len(), Default::default());
+        for (key, value) in ranks.iter() {
+            let bytes = key.cast::<PyBytes>()?.as_bytes().to_vec();
+            let rank: u32 = value.extract()?;
+            map.insert(bytes, rank);
+        }
+        let pre = match pre_tokenizer {
+            Some(name) => Some(self::pre_tokenizer(name)?),
+            None => None,
+        };
+        let max = map.values().copied().max().map_or(0, |m| m as usize + 1);
+        let ints = if max <= 2 * map.len() + 1024 {
+            let py = ranks.py();
+            (0..max)
+                .map(|r| Ok((r as u32).into_pyobject(py)?.into_any().unbind()))
+                .collect::<PyResult<Vec<_>>>()?
+        } else {
+            Vec::new()
+        };
+        Ok(NativeBpe { engine: Engine { ranks: map, pre_tokenizer: pre }, ints })
+    }
+
+    /// The ids of `text` with the native pre-tokenizer, special tokens ignored (the GIL is
+    /// released while encoding).
+    fn encode_ordinary<'py>(&self, py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyList>> {
+        let pre = self.pre()?;
+        let ids =
+            py.detach(|| self.engine.encode_ordinary(pre, text.as_bytes())).map_err(missing)?;
+        self.id_list(py, &ids)
+    }
+
+    /// `encode_ordinary` on each text, on up to `num_threads` threads, without the GIL.
+    #[pyo3(signature = (texts, num_threads=8))]
+    fn encode_ordinary_batch<'py>(
+        &self,
+        py: Python<'py>,
+        texts: Vec<String>,
+        num_threads: usize,
+    ) -> PyResult<Vec<Bound<'py, PyList>>> {
+        let pre = self.pre()?;
+        let engine = &self.engine;
+        py.detach(|| {
+            let threads = num_threads.clamp(1, texts.len().max(1));
+            let next = AtomicUsize::new(0);
+            let slots: Vec<Mutex<Option<Result<Vec<u32>, MissingRank>>>> =
+                (0..texts.len()).map(|_| Mutex::new(None)).collect();
+            std::thread::scope(|scope| {
+                for _ in 0..threads {
+                    scope.spawn(|| loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        if k >= texts.len() {
+                            break;
+                        }
+                        let ids = engine.encode_ordinary(pre, texts[k].as_bytes());
+                        *slots[k].lock().unwrap_or_else(|p| p.into_inner()) = Some(ids);
+                    });
+                }
+            });
+            slots
+                .into_iter()
+                .map(|slot| {
+                    let result = slot.into_inner().unwrap_or_else(|p| p.into_inner());
+                    result.unwrap_or_else(|| Ok(Vec::new()))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .map_err(missing)?
+        .iter()
+        .map(|ids| self.id_list(py, ids))
+        .collect()
+    }
+
+    /// The ids of pieces split elsewhere (a list of `str`): the native merge alone.
+    fn encode_pieces<'py>(&self, pieces: &Bound<'py, PyList>) -> PyResult<Bound<'py, PyList>> {
+        let mut out = Vec::new();
+        for item in pieces.iter() {
+            let piece: String = item.extract()?;
+            crate::ranks::bpe_ranks(&self.engine.ranks, piece.as_bytes(), &mut out)
+                .map_err(missing)?;
+        }
+        self.id_list(pieces.py(), &out)
+    }
+
+    /// Rank BPE of one piece of bytes (`algorithm`: `"auto"`, `"scan"`, `"heap"`, `"buckets"`).
+    #[pyo3(signature = (piece, algorithm="auto"))]
+    fn bpe(&self, piece: &[u8], algorithm: &str) -> PyResult<Vec<u32>> {
+        let mut out = Vec::new();
+        let ranks = &self.engine.ranks;
+        match algorithm {
+            "auto" => crate::ranks::bpe_ranks(ranks, piece, &mut out),
+            "scan" => bpe_scan(ranks, piece, &mut out),
+            "heap" => bpe_heap(ranks, piece, &mut out),
+            "buckets" => bpe_buckets(ranks, piece, &mut out),
+            _ => return Err(PyValueError::new_err(format!("unknown algorithm {algorithm:?}"))),
+        }
+        .map_err(missing)?;
+        Ok(out)
+    }
+
+    /// The number of entries of the rank table.
+    fn __len__(&self) -> usize {
+        self.engine.ranks.len()
+    }
+}
+
+impl NativeBpe {
+    /// `ids` as a Python list, sharing the int objects of `self.ints` when there are any.
+    fn id_list<'py>(&self, py: Python<'py>, ids: &[u32]) -> PyResult<Bound<'py, PyList>> {
+        if self.ints.is_empty() {
+            return PyList::new(py, ids);
+        }
+        PyList::new(py, ids.iter().map(|&id| self.ints[id as usize].bind(py)))
+    }
+
+    fn pre(&self) -> PyResult<PreTokenizer> {
+        self.engine
+            .pre_tokenizer
+            .ok_or_else(|| PyValueError::new_err("this table has no native pre-tokenizer"))
+    }
+}
+
+/// The chunks of `data` (any bytes) under the native pre-tokenizer `name`.
+#[pyfunction]
+fn pre_tokenize<'py>(
+    py: Python<'py>,
+    name: &str,
+    data: &[u8],
+) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+    let pre = pre_tokenizer(name)?;
+    let mut chunks = Vec::new();
+    pre.split(data, |range| chunks.push(PyBytes::new(py, &data[range])));
+    Ok(chunks)
+}
+
+/// `nextChunkLen` of the pre-tokenizer `name` on code points `cps` at `i`.
+#[pyfunction]
+fn next_chunk_len(name: &str, cps: Vec<u32>, i: usize) -> PyResult<usize> {
+    Ok(match pre_tokenizer(name)? {
+        PreTokenizer::Cl100k => cl100k::next_chunk_len(&cps, i),
+        PreTokenizer::O200k => o200k::next_chunk_len(&cps, i),
+    })
+}
+
+/// The ranges `(lo, hi)` of the code points (0..=0x10FFFF) that the class `name` (a Python
+/// table name: `"l"`, `"white_space"`, ...) holds, read through the engine's `is_*` function.
+#[pyfunction]
+fn class_ranges(name: &str) -> PyResult<Vec<(u32, u32)>> {
+    let is = tables::class_by_name(name)
+        .ok_or_else(|| PyValueError::new_err(format!("no class named {name:?}")))?;
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    for cp in 0..=0x10FFFFu32 {
+        if is(cp) {
+            match out.last_mut() {
+                Some(last) if last.1 + 1 == cp => last.1 = cp,
+                _ => out.push((cp, cp)),
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<NativeBpe>()?;
+    m.add_function(wrap_pyfunction!(pre_tokenize, m)?)?;
+    m.add_function(wrap_pyfunction!(next_chunk_len, m)?)?;
+    m.add_function(wrap_pyfunction!(class_ranges, m)?)?;
+    m.add("LONG_PIECE", crate::ranks::LONG_PIECE)?;
+    Ok(())
+}

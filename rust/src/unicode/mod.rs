@@ -1,0 +1,7 @@
+//! The Unicode pre-tokenizers (Lean: `Bpe.Unicode`), one file per Lean module.
+pub mod cl100k;
+pub mod class_table;
+pub mod o200k;
+pub mod pretokenize;
+pub mod range_tree;
+pub mod tables;

@@ -1,0 +1,264 @@
+"""The native engine (``rust/``, ``verified_bpe._native``) against independent oracles:
+
+* its character classes against the generated Python tables, on every code point;
+* its pre-tokenizers against the spec mirror (``spec.unicode.cl100k`` / ``o200k``, the Python
+  mirror of the Lean machines) on any bytes, invalid UTF-8 included, and on the probe strings
+  of every class-boundary code point;
+* its encoder against tiktoken on the probe strings of every class-boundary code point;
+* its two merge algorithms against tiktoken's ``_encode_single_piece`` and against the
+  brute-force definition of rank BPE on tables full of ties;
+* the Rust sources mirror the Lean modules (every definition, in order, under its snake_case
+  name);
+* fallback: without the extension the package works on the pure-Python engine and says so once.
+
+The token-for-token comparisons on hypothesis texts and corpora are in
+``tests/test_tokenizer_differential.py`` (the ``native`` engine is one of its engines).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verified_bpe.engine import native
+
+if not native.available():  # pragma: no cover - an install without cargo
+    pytest.skip("the native engine is not built", allow_module_level=True)
+
+from test_engine_heap import brute_force  # noqa: E402 - rank BPE by its definition
+from verified_bpe.engine.tokenizer import Tokenizer, bpe_ranks  # noqa: E402
+from verified_bpe.engine.vocab import load_ranks, tiktoken_encoding  # noqa: E402
+from verified_bpe.errors import MissingRankError  # noqa: E402
+from verified_bpe.spec.unicode import tables as unicode_tables  # noqa: E402
+from verified_bpe.spec.unicode.cl100k import next_chunk_len as cl100k_next_chunk_len  # noqa: E402
+from verified_bpe.spec.unicode.cl100k import pre_tokenize_cl100k  # noqa: E402
+from verified_bpe.spec.unicode.o200k import next_chunk_len as o200k_next_chunk_len  # noqa: E402
+from verified_bpe.spec.unicode.o200k import pre_tokenize_o200k  # noqa: E402
+from verified_bpe.verify import unicode_classes, unicode_scan  # noqa: E402
+
+_native = native.module()
+NAMES = ("cl100k_base", "o200k_base")
+SPEC_SPLIT = {"cl100k_base": pre_tokenize_cl100k, "o200k_base": pre_tokenize_o200k}
+SPEC_NEXT = {"cl100k_base": cl100k_next_chunk_len, "o200k_base": o200k_next_chunk_len}
+REPO = Path(__file__).resolve().parent.parent
+LEAN_UNICODE = REPO / "lean" / "Bpe" / "Unicode"
+RUST_UNICODE = REPO / "rust" / "src" / "unicode"
+
+
+@cache
+def merger(name: str) -> native.NativeMerger:
+    return native.NativeMerger(load_ranks(name), tiktoken_encoding(name)._pat_str)
+
+
+# ---------------------------------------------------------------------------- classes
+@pytest.mark.parametrize("cls", unicode_classes.CLASSES, ids=lambda c: c.py_name)
+def test_classes_on_every_code_point(cls):
+    """The Rust ``is_*`` (ASCII mask + range search) holds exactly the ranges of the Python
+    table, read over all of ``0..=0x10FFFF``."""
+    expected = [tuple(r) for r in getattr(unicode_tables, f"{cls.py_name.upper()}_RANGES")]
+    assert [tuple(r) for r in _native.class_ranges(cls.py_name)] == expected
+
+
+# ---------------------------------------------------------------------------- pre-tokenizers
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=300)
+@given(data=st.binary(max_size=200))
+def test_pre_tokenize_any_bytes_vs_spec(name, data):
+    """Any bytes, most of them not UTF-8: the chunks of the spec mirror."""
+    assert _native.pre_tokenize(name, data) == SPEC_SPLIT[name](data)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=300)
+@given(text=st.text(max_size=200))
+def test_pre_tokenize_text_vs_spec(name, text):
+    data = text.encode("utf-8", "surrogatepass")
+    assert _native.pre_tokenize(name, data) == SPEC_SPLIT[name](data)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@given(cps=st.lists(st.integers(0, 0x10FFFF), max_size=20), i=st.integers(0, 22))
+def test_next_chunk_len_vs_spec(name, cps, i):
+    """``nextChunkLen`` on code points, positions past the end included."""
+    assert _native.next_chunk_len(name, cps, i) == SPEC_NEXT[name](cps, i)
+
+
+@cache
+def boundary_code_points() -> list[int]:
+    """Both sides of every range edge of every class (the CI subset of the exhaustive scan,
+    ``python -m verified_bpe.verify.unicode_gen --scan --engine native``)."""
+    edges: set[int] = set()
+    for cls in unicode_classes.CLASSES:
+        for lo, hi in getattr(unicode_tables, f"{cls.py_name.upper()}_RANGES"):
+            edges |= {lo - 1, lo, hi, hi + 1}
+    return sorted(
+        cp for cp in edges if 0 <= cp <= 0x10FFFF and cp not in unicode_classes.SURROGATES
+    )
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_class_boundaries_vs_tiktoken_and_spec(name, tally):
+    """Every class-boundary code point in the four probe strings of the exhaustive scan:
+    the native ids equal tiktoken's, and the native chunks the spec mirror's."""
+    cps = boundary_code_points()
+    assert len(cps) > 4000
+    tok = Tokenizer.from_tiktoken(name, engine="native")
+    oracle = tiktoken_encoding(name)
+    assert unicode_scan.disagreeing(tok.encode_ordinary, oracle.encode_ordinary, cps) == []
+    split, spec = (lambda s: _native.pre_tokenize(name, s.encode())), SPEC_SPLIT[name]
+    probes = unicode_scan.probes
+    wrong = [cp for cp in cps if any(split(p) != spec(p.encode()) for p in probes(chr(cp)))]
+    assert wrong == []
+    tally(f"native class-boundary code points {name}", len(cps))
+
+
+# ---------------------------------------------------------------------------- merges
+TIE_RANKS = {bytes([b]): b for b in range(256)}
+for _token in (b"ab", b"ba", b"aa", b"bb", b"aab", b"abab", b"bab", b"aaaa", b"abba", b"baab"):
+    TIE_RANKS[_token] = len(TIE_RANKS)
+
+
+@pytest.mark.parametrize("algorithm", ["scan", "heap", "buckets"])
+@settings(max_examples=300)
+@given(piece=st.lists(st.sampled_from(b"ab"), min_size=1, max_size=300).map(bytes))
+def test_merge_algorithms_vs_brute_force(algorithm, piece):
+    m = native.NativeMerger(TIE_RANKS, "")
+    assert m.bpe(piece, algorithm) == brute_force(TIE_RANKS, piece)
+
+
+@pytest.mark.parametrize("algorithm", ["scan", "heap", "buckets", "auto"])
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=100)
+@given(piece=st.one_of(
+    st.binary(min_size=1, max_size=300),
+    st.text(min_size=1, max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")),
+))
+def test_merge_algorithms_vs_tiktoken(name, algorithm, piece):
+    expected = tiktoken_encoding(name)._encode_single_piece(piece)
+    assert merger(name).bpe(piece, algorithm) == expected
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_long_pieces_vs_python_engine(name):
+    """Long single pieces (runs, repeated words, random letters): the bucket queue and the
+    heap against the pure Python engine's merge (itself tested against tiktoken), 20k-100k
+    bytes each."""
+    import random
+
+    rng = random.Random(25)
+    letters = bytes(rng.choice(b"abcdefghijklmnopqrstuvwxyz") for _ in range(20_000))
+    ranks = load_ranks(name)
+    for piece in (b"x" * 100_000, b" " * 100_000, b"ab" * 20_000, letters):
+        expected = bpe_ranks(ranks, piece)
+        assert merger(name).bpe(piece) == expected
+        assert merger(name).bpe(piece, "heap") == expected
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_huge_text_vs_python_engine(name):
+    """Over 1 MB of mixed text (several blocks; a million-character run at the end): the
+    native ids are the fast engine's."""
+    text = (REPO / "python" / "verified_bpe" / "engine" / "tokenizer.py").read_text() * 20
+    text += "Grüße 世界 can't\n" * 2000 + "x" * 300_000
+    ours = Tokenizer.from_tiktoken(name, engine="native").encode_ordinary(text)
+    assert ours == Tokenizer.from_tiktoken(name, engine="fast").encode_ordinary(text)
+
+
+def test_missing_rank_is_a_typed_error():
+    ranks = {b"a": 0, b"b": 1, b"ab": 2}
+    tok = Tokenizer.from_ranks(ranks, r"\S+|\s+", engine="native")
+    assert tok.encode_ordinary("abab") == [2, 2]
+    with pytest.raises(MissingRankError, match="abc") as info:
+        tok.encode_ordinary("abc")
+    assert isinstance(info.value, KeyError)
+
+
+def test_rank_outside_u32_is_a_typed_error():
+    from verified_bpe.errors import MalformedVocabError
+
+    with pytest.raises(MalformedVocabError, match="native"):
+        native.NativeMerger({b"a": 1 << 40}, "")
+
+
+def test_custom_pattern_splits_in_python_merges_natively():
+    """GPT-2's pattern on cl100k's ranks: the Python split, the native merge; ids equal to
+    tiktoken with the same pattern and ranks."""
+    import tiktoken
+
+    from verified_bpe.engine.patterns import GPT2_PATTERN
+
+    ranks = load_ranks("cl100k_base")
+    tok = Tokenizer.from_ranks(ranks, GPT2_PATTERN, engine="native")
+    assert tok._native is not None and tok._native.pre_tokenizer is None
+    oracle = tiktoken.Encoding(
+        name="gpt2ish", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens={}
+    )
+    text = "Hello  world's 12345\n\n  Grüße, 世界!\t x" * 50
+    assert tok.encode_ordinary(text) == oracle.encode_ordinary(text)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_batch_equals_one_by_one(name):
+    tok = Tokenizer.from_tiktoken(name, engine="native")
+    texts = [f"text {i}: Grüße \ud800 {'x' * i}" for i in range(50)]
+    assert tok.encode_ordinary_batch(texts, num_threads=4) == [
+        tiktoken_encoding(name).encode_ordinary(t) for t in texts
+    ]
+
+
+def test_special_tokens_follow_tiktoken():
+    tok = Tokenizer.from_tiktoken("cl100k_base", engine="native")
+    oracle = tiktoken_encoding("cl100k_base")
+    text = "a<|endoftext|>b <|fim_prefix|>"
+    assert tok.encode(text, allowed_special="all") == oracle.encode(text, allowed_special="all")
+
+
+# ---------------------------------------------------------------------------- default, fallback
+def test_native_is_the_default():
+    assert Tokenizer.from_tiktoken("cl100k_base").engine == "native"
+
+
+def test_without_the_extension_falls_back_with_one_warning(monkeypatch):
+    monkeypatch.setattr(native, "_native", None)
+    monkeypatch.setattr(native, "_warned", False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first = Tokenizer.from_ranks(TIE_RANKS, r"\S+|\s+")
+        second = Tokenizer.from_ranks(TIE_RANKS, r"\S+|\s+")
+    assert first.engine == second.engine == "fast"
+    assert [w.category for w in caught] == [native.NativeEngineMissingWarning]
+    assert first.encode_ordinary("abab") == brute_force(TIE_RANKS, b"abab")
+
+
+# ---------------------------------------------------------------------------- mirror
+RUST_FILES = {"PreTokenize": "pretokenize"}  # the Python mirror's file name
+RUST_FN = re.compile(r"^pub fn (\w+)", re.M)
+LEAN_DEF = re.compile(r"^(?:@\[[^\]]*\]\s*)?(?:private |noncomputable )*def\s+([^\s(:{\[]+)", re.M)
+
+
+def snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+@pytest.mark.parametrize("module", ["RangeTree", "Tables", "PreTokenize", "Cl100k", "O200k"])
+def test_rust_mirrors_lean_in_order(module):
+    """Every definition of the Lean module has a Rust function of the same snake_case name in
+    ``rust/src/unicode/<module>.rs``, in the same order; each Rust function cites its Lean
+    definition."""
+    if not LEAN_UNICODE.is_dir():  # pragma: no cover
+        pytest.skip("Lean sources not found")
+    lean = [snake(n) for n in LEAN_DEF.findall((LEAN_UNICODE / f"{module}.lean").read_text())]
+    source = (RUST_UNICODE / f"{RUST_FILES.get(module, snake(module))}.rs").read_text()
+    rust = RUST_FN.findall(source)
+    missing = [n for n in lean if n not in rust]
+    assert not missing, f"Bpe.Unicode.{module}: no Rust function for {missing}"
+    assert [n for n in rust if n in lean] == lean
+    for name in lean:
+        lean_name = re.sub(r"_([a-z0-9])", lambda m: m.group(1).upper(), name)
+        assert f"Bpe.Unicode.{module}.{lean_name}`" in source, name
