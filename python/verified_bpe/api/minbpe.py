@@ -120,6 +120,7 @@ class GPT4Tokenizer(RegexTokenizer):
 
     def encode_ordinary(self, text: str) -> list[int]:
         """The spec's ``encode_with``: split with the pattern, shuffle the bytes, merge."""
+        validate.text(text, "text")
         return encode_with(self._pre_tokenize, self.merges, self._shuffle, text)
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:

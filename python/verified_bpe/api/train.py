@@ -38,6 +38,7 @@ from ..engine.patterns import CL100K_PATTERN, PATTERNS, compile_pattern, pre_tok
 from ..errors import (
     DisallowedSpecialTokenError,
     InvalidArgumentError,
+    InvalidTypeError,
     MalformedModelError,
     MalformedVocabError,
     PatternError,
@@ -282,6 +283,9 @@ class BasicTokenizer:
         (:class:`~verified_bpe.errors.MalformedVocabError` if one's id is now a merge id).
         With ``verbose``, print one line per merge and a summary line (nothing is printed
         otherwise).  ``text`` must be encodable as UTF-8 (no lone surrogates)."""
+        validate.text(text, "text")
+        if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
+            raise InvalidTypeError("vocab_size", f"must be an int, not {type(vocab_size).__name__}")
         if vocab_size < FIRST_MERGE_ID:
             raise ValueError(f"vocab_size must be at least 256, not {vocab_size}")
         num_merges = vocab_size - FIRST_MERGE_ID
@@ -300,6 +304,7 @@ class BasicTokenizer:
         """Encode ``text`` ignoring special tokens: the spec's
         :func:`~verified_bpe.spec.seed.encode.encode_with` with this tokenizer's pre-tokenizer, the
         trained merges and the identity byte shuffle."""
+        validate.text(text, "text")
         return encode_with(self._pre_tokenize, self.merges, IDENTITY_SHUFFLE, text)
 
     def encode(self, text: str) -> list[int]:
@@ -408,6 +413,7 @@ class RegexTokenizer(BasicTokenizer):
         ``"none"`` (special tokens are ordinary text), ``"none_raise"`` (the default: text
         containing a special token raises
         :class:`~verified_bpe.errors.DisallowedSpecialTokenError`) or a set of tokens."""
+        validate.text(text, "text")
         allowed = _allowed_specials(self.special_tokens, allowed_special, text)
         if not allowed:
             return self.encode_ordinary(text)

@@ -437,8 +437,9 @@ class Tokenizer:
 
     # ------------------------------------------------------------------ encoding
     def encode_ordinary(self, text: str) -> list[int]:
-        """Encode ignoring special tokens (their text is encoded as ordinary text)."""
-        text = _fix_surrogates(text)
+        """Encode ignoring special tokens (their text is encoded as ordinary text); a ``text``
+        that is not a ``str``: :class:`~verified_bpe.errors.InvalidTypeError`."""
+        text = _fix_surrogates(validate.text(text, "text"))
         if self.engine == "spec":
             return self._encode_ordinary_spec(text)
         return self._encode_ordinary_fast(text)
@@ -457,7 +458,7 @@ class Tokenizer:
         allowed) raises :class:`~verified_bpe.errors.DisallowedSpecialTokenError`; pass
         ``disallowed_special=()`` to encode such text as ordinary text.
         """
-        text = _fix_surrogates(text)
+        text = _fix_surrogates(validate.text(text, "text"))
         allowed = set(self._special_tokens) if allowed_special == "all" else set(allowed_special)
         if disallowed_special == "all":
             disallowed = set(self._special_tokens) - allowed
