@@ -29,6 +29,7 @@ from verified_bpe.errors import (
     NotRegularFileError,
     PatternError,
     PatternTimeoutError,
+    UnknownTokenError,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -523,3 +524,106 @@ def test_own_classes_raise_type_errors_for_wrong_types(trained):
             call()
         with pytest.raises(InvalidArgumentError):  # and still the typed error it was
             call()
+
+
+# ---------------------------------------------------------------------------- minbpe semantics
+def test_minbpe_get_stats_accumulates_into_counts():
+    from verified_bpe.api.minbpe import get_stats
+
+    counts: dict[tuple[int, int], int] = {(9, 9): 1, (1, 2): 1}
+    out = get_stats([1, 2, 1, 2, 3], counts)  # minbpe: counts updated in place and returned
+    assert out is counts
+    assert counts == {(9, 9): 1, (1, 2): 3, (2, 1): 1, (2, 3): 1}
+    assert list(counts) == [(9, 9), (1, 2), (2, 1), (2, 3)]
+    assert get_stats([5, 6, 5, 6]) == {(5, 6): 2, (6, 5): 1}
+
+
+@pytest.mark.parametrize("module", ["train", "minbpe"])
+def test_reregistered_special_id_is_freed(module):
+    from verified_bpe.api import minbpe, train
+
+    tok = {"train": train, "minbpe": minbpe}[module].RegexTokenizer()
+    tok.train(TEXT * 10, 270)
+    tok.register_special_tokens({"<|a|>": 300})
+    tok.register_special_tokens({"<|a|>": 301})
+    tok.register_special_tokens({"<|b|>": 300})  # 300 is free again
+    assert tok.decode([300]) == "<|b|>"
+    if module == "train":  # the package's classes add
+        assert tok.special_tokens == {"<|a|>": 301, "<|b|>": 300}
+        assert tok.decode([301]) == "<|a|>"
+    else:  # minbpe's register_special_tokens replaces the whole set
+        assert tok.special_tokens == {"<|b|>": 300}
+        with pytest.raises(UnknownTokenError):
+            tok.decode([301])
+
+
+@pytest.mark.parametrize("module", ["train", "minbpe"])
+def test_allowed_special_naming_an_absent_token_is_ignored(module):
+    from verified_bpe.api import minbpe, train
+
+    tok = {"train": train, "minbpe": minbpe}[module].RegexTokenizer()
+    tok.train(TEXT * 10, 270)
+    tok.register_special_tokens({"<|a|>": 300})
+    assert tok.encode("x<|a|>", allowed_special={"<|a|>", "<|absent|>"}) == [
+        *tok.encode("x"), 300
+    ]
+
+
+def test_minbpe_none_raise_is_an_assertion_error_as_in_minbpe():
+    from verified_bpe.api import minbpe
+
+    tok = minbpe.RegexTokenizer()
+    tok.register_special_tokens({"<|a|>": 300})
+    with pytest.raises(AssertionError):
+        tok.encode("x<|a|>")
+    with pytest.raises(DisallowedSpecialTokenError):
+        tok.encode("x<|a|>")
+
+
+def test_save_refuses_what_load_would_refuse(tmp_path):
+    tok = RegexTokenizer()
+    tok.train(TEXT * 10, 270)
+    tok.register_special_tokens({"<|big|>": 10**19})  # more digits than a .model id may have
+    with pytest.raises(InvalidArgumentError, match="load back"):
+        tok.save(tmp_path / "t")
+    assert not (tmp_path / "t.model").exists()
+
+
+def test_gpt4_model_file_is_refused_by_plain_loaders(tmp_path):
+    from verified_bpe.api.minbpe import GPT4Tokenizer
+
+    gpt4 = GPT4Tokenizer()
+    model, _ = gpt4.save(tmp_path / "gpt4")
+    with pytest.raises(MalformedModelError, match="GPT4Tokenizer") as info:
+        load_tokenizer(model)
+    assert info.value.line == 1
+    assert_exit_1_one_line(run_cli("encode", "--model", str(model), "hello"), "GPT4Tokenizer")
+    loaded = GPT4Tokenizer()
+    loaded.load(model)
+    assert loaded.encode("hello world") == gpt4.encode("hello world")
+
+
+# ---------------------------------------------------------------------------- CLI
+def test_invalid_utf8_argument_is_refused_as_on_stdin():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "python"), env.get("PYTHONPATH")]))
+    bad = b"a\xffb"
+    on_stdin = run_cli("encode", stdin=bad)
+    assert_exit_1_one_line(on_stdin, "UTF-8")
+    proc = subprocess.run(
+        [sys.executable.encode(), b"-m", b"verified_bpe", b"encode", bad],
+        capture_output=True, env=env, cwd=ROOT, timeout=120,
+    )
+    assert_exit_1_one_line(proc, "UTF-8")
+
+
+def test_closed_stdout_is_one_line_not_a_traceback():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "python"), env.get("PYTHONPATH")]))
+    proc = subprocess.run(
+        [sys.executable, "-m", "verified_bpe", "encode", "hello"],
+        capture_output=False, stdout=None, stderr=subprocess.PIPE, env=env, cwd=ROOT,
+        timeout=120, preexec_fn=lambda: os.close(1),
+    )
+    err = proc.stderr.decode()
+    assert proc.returncode == 1 and "Traceback" not in err and "stdout" in err, err
