@@ -627,3 +627,18 @@ def test_closed_stdout_is_one_line_not_a_traceback():
     )
     err = proc.stderr.decode()
     assert proc.returncode == 1 and "Traceback" not in err and "stdout" in err, err
+
+
+# ---------------------------------------------------------------------------- submodules
+def test_tiktoken_submodules_import_under_the_tiktoken_name():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "python"), env.get("PYTHONPATH")]))
+    code = (
+        "import sys, verified_bpe; sys.modules['tiktoken'] = verified_bpe\n"
+        "from tiktoken.load import load_tiktoken_bpe\n"
+        "from tiktoken.model import MODEL_TO_ENCODING, MODEL_PREFIX_TO_ENCODING\n"
+        "from tiktoken.core import Encoding\n"
+        "import tiktoken.registry\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode()
