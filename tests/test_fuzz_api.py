@@ -33,6 +33,7 @@ import regex
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
+from test_train import naive_replace as oracle_merge  # minbpe's merge, already an oracle
 from verified_bpe.api.encoding import Encoding
 from verified_bpe.engine.patterns import CL100K_PATTERN, O200K_PATTERN
 from verified_bpe.engine.vocab import load_ranks
@@ -345,19 +346,6 @@ def oracle_get_stats(ids: Any, counts: dict | None = None) -> dict:
     return counts
 
 
-def oracle_merge(ids: Any, pair: Any, idx: int) -> list:
-    """minbpe's ``merge``: replace each non-overlapping occurrence of ``pair``, left to right."""
-    out, i = [], 0
-    while i < len(ids):
-        if ids[i] == pair[0] and i < len(ids) - 1 and ids[i + 1] == pair[1]:
-            out.append(idx)
-            i += 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return out
-
-
 class MinbpeOracle:
     """minbpe's ``RegexTokenizer`` (``pattern=""``: its ``BasicTokenizer``, one chunk per
     text), as its public source documents it: training takes the most frequent pair (first
@@ -591,3 +579,54 @@ def test_gpt4_tokenizer_against_tiktoken(text, allowed, tally):
     if got[0] == "ok":
         assert ours.decode(got[1]) == oracle.decode(want[1])
     tally("fuzz-api: minbpe GPT4Tokenizer calls")
+
+
+# ---------------------------------------------------------------------------- intended
+# Each intended difference found by the fuzzing above, pinned by a test that states it.
+def test_intended_empty_token_is_refused_at_construction():
+    ranks = {bytes([b]): b for b in range(256)} | {b"": 256}
+    tiktoken.Encoding("t", pat_str=".", mergeable_ranks=ranks, special_tokens={})  # accepted
+    with pytest.raises(MalformedVocabError, match="empty token"):
+        Encoding("t", pat_str=".", mergeable_ranks=ranks, special_tokens={})
+
+
+def test_intended_empty_matches_give_an_answer_where_tiktoken_panics():
+    ranks = {bytes([b]): b for b in range(256)}
+    ours = Encoding("t", pat_str=r"a{,2}|\s", mergeable_ranks=ranks, special_tokens={})
+    oracle = tiktoken.Encoding("t", pat_str=r"a{,2}|\s", mergeable_ranks=ranks, special_tokens={})
+    assert outcome(oracle.encode, "xa")[0] == "panic"
+    assert ours.encode("xa") == [97]  # the pieces are what the pattern matches; x is dropped
+
+
+def test_intended_lone_surrogates_replaced_in_unstable_and_numpy():
+    kwargs = {"pat_str": CL100K_PATTERN, "mergeable_ranks": base_ranks(), "special_tokens": {}}
+    ours, oracle = Encoding("t", **kwargs), tiktoken.Encoding("t", **kwargs)
+    for call in ("encode_with_unstable", "encode_to_numpy"):
+        with pytest.raises(UnicodeEncodeError):
+            getattr(oracle, call)("a\ud800")
+    assert ours.encode_to_numpy("a\ud800").tolist() == oracle.encode("a\ud800")
+    assert ours.encode_with_unstable("a\ud800")[0] == oracle.encode_with_unstable("a\ufffd")[0]
+
+
+def test_intended_training_past_the_last_pair_keeps_the_merges_found():
+    from verified_bpe.api import minbpe
+
+    oracle = MinbpeOracle(CL100K_PATTERN)
+    with pytest.raises(ValueError):  # minbpe: max() of an empty sequence
+        oracle.train("ab", 260)
+    ours = minbpe.RegexTokenizer()
+    ours.train("ab", 260)
+    assert ours.merges == {(97, 98): 256}
+
+
+def test_intended_load_keeps_the_patterns_spaces(tmp_path):
+    from verified_bpe.api import minbpe
+
+    tok = minbpe.RegexTokenizer(r" ?\p{L}+|\s+|.")
+    tok.save(str(tmp_path / "t"))
+    oracle = MinbpeOracle("")
+    oracle.load(str(tmp_path / "t.model"))
+    assert oracle.pattern == r"?\p{L}+|\s+|."  # minbpe strips the line
+    loaded = minbpe.RegexTokenizer()
+    loaded.load(tmp_path / "t.model")
+    assert loaded.pattern == tok.pattern

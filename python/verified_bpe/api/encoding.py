@@ -409,7 +409,7 @@ class Encoding:
     def _encode_single_piece(self, text_or_bytes: str | bytes) -> list[int]:
         """BPE of one piece, without the split pattern and without special tokens."""
         if isinstance(text_or_bytes, str):
-            text_or_bytes = _fix_surrogates(text_or_bytes).encode("utf-8")
+            text_or_bytes = text_or_bytes.encode("utf-8")  # lone surrogates: as tiktoken
         if not isinstance(text_or_bytes, bytes):
             raise InvalidTypeError(
                 "text_or_bytes", f"must be str or bytes, not {type(text_or_bytes).__name__}"
