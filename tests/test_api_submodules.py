@@ -142,6 +142,29 @@ def test_llama3_client_code_path(bpe_file):
 
 
 def test_package_exposes_the_submodules():
-    for name in ("load", "model", "core", "registry"):
+    for name in ("load", "model", "core", "registry", "_educational"):
         module = __import__(f"verified_bpe.{name}", fromlist=["_"])
         assert getattr(verified_bpe, name) is module
+
+
+def test_educational_equals_tiktokens():
+    theirs = pytest.importorskip("tiktoken._educational")
+    from verified_bpe.api import educational as ours
+
+    data = Path(__file__).read_text(encoding="utf-8")
+    pattern = LLAMA3_PATTERN
+    want = theirs.bpe_train(data, 300, pattern, visualise=None)
+    assert ours.bpe_train(data, 300, pattern, visualise=None) == want
+    enc_theirs = theirs.SimpleBytePairEncoding(pat_str=pattern, mergeable_ranks=want)
+    enc_ours = ours.SimpleBytePairEncoding.train(data, 300, pattern)
+    for text in TEXTS:
+        ids = enc_ours.encode(text, visualise=None)
+        assert ids == enc_theirs.encode(text, visualise=None)
+        assert enc_ours.decode(ids) == enc_theirs.decode(ids)
+        assert enc_ours.decode_tokens_bytes(ids) == enc_theirs.decode_tokens_bytes(ids)
+    ranks = {t: r for t, r in load_ranks("cl100k_base").items() if r < 3000}
+    assert ours.bpe_encode(ranks, b"hello world", None) == theirs.bpe_encode(
+        ranks, b"hello world", None
+    )
+    out = run_as_tiktoken("from tiktoken._educational import SimpleBytePairEncoding\nprint(1)")
+    assert out.strip() == "1"

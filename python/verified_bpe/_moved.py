@@ -30,6 +30,7 @@ MOVED: dict[str, str] = {
     "core": "api.encoding",
     "model": "api.registry",
     "load": "api.load",
+    "_educational": "api.educational",
     "minbpe": "api.minbpe",
     "gguf_vocab": "formats.gguf_vocab",
     "model_io": "formats.model_io",
