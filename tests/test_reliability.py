@@ -29,6 +29,7 @@ from verified_bpe.errors import (
     NotRegularFileError,
     PatternError,
     PatternTimeoutError,
+    UnknownTokenError,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -352,3 +353,292 @@ def test_doubling_model_cli_is_one_line(tmp_path):
 def test_every_error_is_a_bpe_error():
     for cls in (InvalidArgumentError, NotRegularFileError, PatternError, PatternTimeoutError):
         assert issubclass(cls, BpeError) and issubclass(cls, ValueError)
+
+
+# ============================================================================ issue 26
+# Second campaign (hostile use of the drop-in).  Oracles: tiktoken 0.14 built from the real
+# cl100k table, minbpe's documented behaviour, the CLI's own stdin path.
+KIMI_STYLE = "|".join(
+    [
+        r"[\p{Han}]+",
+        r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]*"
+        r"[\p{Ll}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+        r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]+"
+        r"[\p{Ll}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+        r"\p{N}{1,3}",
+        r" ?[^\s\p{L}\p{N}]+[\r\n]*",
+        r"\s*[\r\n]+",
+        r"\s+(?!\S)",
+        r"\s+",
+    ]
+)
+RUST_TEXTS = ["Hello 世界 abc\n", "aa\n", "ab ab\n", "x  \n", "Straße ǅ 12345\n", "a{e<=1}b"]
+
+
+def tiktoken_pair(pattern: str, specials: dict[str, int] | None = None):  # noqa: ANN201
+    tiktoken = pytest.importorskip("tiktoken")
+    from verified_bpe.api.encoding import Encoding
+    from verified_bpe.engine.vocab import load_ranks
+
+    ranks = load_ranks("cl100k_base")
+    kwargs = {"pat_str": pattern, "mergeable_ranks": ranks, "special_tokens": specials or {}}
+    return Encoding("t", **kwargs), tiktoken.Encoding("t", **kwargs)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        KIMI_STYLE,  # Rust class intersection (Kimi K2 / Moonlight)
+        r"a+$|.|\n",  # Rust: end of text only
+        r"a+\Z|.|\n",  # fancy-regex: end, or before a final newline
+        r"[\w--\d]+|.|\n",  # difference
+        r"[[:alpha:]]+|.|\n",  # ASCII class in Rust
+        r"[a[bc]]+|.|\n",  # nested class
+        r"\x{61}+|.|\n",  # hex escape with braces
+        r"(?:ab){e<=1}|.|\n",  # literal braces in Rust, fuzzy match in regex
+    ],
+)
+def test_rust_syntax_patterns_split_as_tiktoken(pattern):
+    ours, oracle = tiktoken_pair(pattern)
+    for text in RUST_TEXTS:
+        assert ours.encode(text) == oracle.encode(text), text
+        assert ours.decode(ours.encode(text)) == oracle.decode(oracle.encode(text))
+
+
+@pytest.mark.parametrize("pattern", [r"(?R)a$|.", r"(?|a)|.", r"(a(?1)?b)|."])
+def test_rust_constructs_we_cannot_translate_are_refused_by_name(pattern):
+    from verified_bpe.api.encoding import Encoding
+
+    with pytest.raises(PatternError) as info:
+        Encoding("t", pat_str=pattern, mergeable_ranks={b"a": 0}, special_tokens={})
+    assert pattern[:4] in str(info.value) or "flag" in str(info.value)
+
+
+def test_unicode_sensitive_custom_pattern_refuses_newer_characters():
+    from verified_bpe.errors import PatternUnicodeError
+
+    ours, oracle = tiktoken_pair(CAPTURE)
+    assert ours.encode("it's a\u00e9") == oracle.encode("it's a\u00e9")
+    with pytest.raises(PatternUnicodeError, match="U\\+0558"):
+        ours.encode("a\u0558")  # \w: regex's tables say letter, tiktoken's do not
+
+
+@pytest.mark.parametrize("text", ["hello\u0558", "hello world\ua7ce", "x\u088f"])
+def test_encode_with_unstable_keeps_stable_tokens_on_new_code_points(text):
+    from verified_bpe.engine.patterns import CL100K_PATTERN
+
+    ours, oracle = tiktoken_pair(CL100K_PATTERN, {"<|endoftext|>": 100257})
+    stable, completions = ours.encode_with_unstable(text)
+    want_stable, want_completions = oracle.encode_with_unstable(text)
+    assert stable == want_stable
+    assert sorted(map(tuple, completions)) == sorted(map(tuple, want_completions))
+
+
+@pytest.mark.parametrize(
+    ("ranks_extra", "specials", "error"),
+    [
+        ({b"zz": -1}, {}, OverflowError),
+        ({b"zz": 2**40}, {}, OverflowError),
+        ({b"zz": 3000.0}, {}, TypeError),
+        ({"zz": 3000}, {}, TypeError),
+        ({7: 3000}, {}, TypeError),
+        ({}, {"<|x|>": -5}, OverflowError),
+        ({}, {"<|x|>": 1.5}, TypeError),
+        ({}, {b"<|x|>": 5000}, TypeError),
+    ],
+)
+def test_encoding_constructor_refuses_bad_tables_as_tiktoken(ranks_extra, specials, error):
+    tiktoken = pytest.importorskip("tiktoken")
+    from verified_bpe.api.encoding import Encoding
+
+    ranks = {bytes([b]): b for b in range(256)} | ranks_extra
+    kwargs = {"pat_str": r"(?s:.)", "mergeable_ranks": ranks, "special_tokens": specials}
+    with pytest.raises(error):
+        tiktoken.Encoding("t", **kwargs)
+    with pytest.raises(error):
+        Encoding("t", **kwargs)
+
+
+def test_encoding_copies_the_callers_tables():
+    from verified_bpe.api.encoding import Encoding
+
+    ranks = {bytes([b]): b for b in range(256)}
+    specials = {"<|x|>": 300}
+    enc = Encoding("t", pat_str=r"(?s:.)", mergeable_ranks=ranks, special_tokens=specials)
+    ranks[b"ab"] = 256
+    del ranks[b"a"]
+    specials["<|y|>"] = 301
+    assert enc.encode_single_token(b"a") == 97  # tiktoken's core keeps its own copy
+    with pytest.raises(KeyError):
+        enc.encode_single_token(b"ab")
+    assert enc.special_tokens_set == {"<|x|>"}
+    assert enc.decode_single_token_bytes(97) == b"a"
+
+
+def test_encoding_duplicate_ranks_are_a_typed_error_not_a_panic():
+    from verified_bpe.api.encoding import Encoding
+
+    with pytest.raises(MalformedVocabError, match="share rank 1"):
+        Encoding("t", pat_str=".", mergeable_ranks={b"a": 1, b"b": 1}, special_tokens={})
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda e: e.encode(None),
+        lambda e: e.encode(b"bytes"),
+        lambda e: e.encode_ordinary(5),
+        lambda e: e.encode_with_unstable(None),
+        lambda e: e.encode_to_numpy(None),
+        lambda e: e.encode_batch(["ok", None]),
+        lambda e: e.encode_ordinary_batch([b"x"]),
+        lambda e: e._encode_single_piece(None),
+        lambda e: e._encode_only_native_bpe(None),
+        lambda e: e._encode_bytes("text"),
+        lambda e: e.encode_single_token(None),
+    ],
+)
+def test_non_str_text_is_a_type_error_like_tiktoken(call):
+    from verified_bpe.engine.patterns import CL100K_PATTERN
+
+    ours, oracle = tiktoken_pair(CL100K_PATTERN)
+    with pytest.raises(TypeError):
+        call(oracle)
+    with pytest.raises(TypeError):
+        call(ours)
+
+
+def test_own_classes_raise_type_errors_for_wrong_types(trained):
+    from verified_bpe.engine.tokenizer import Tokenizer
+
+    identity = Tokenizer.from_ranks({bytes([b]): b for b in range(256)}, CAPTURE)
+    for call in (
+        lambda: identity.decode([None]),
+        lambda: identity.encode(None),
+        lambda: identity.encode_ordinary(b"x"),
+        lambda: trained.decode([1.0]),
+        lambda: trained.encode(None),
+        lambda: trained.encode_ordinary(3),
+    ):
+        with pytest.raises(TypeError):
+            call()
+        with pytest.raises(InvalidArgumentError):  # and still the typed error it was
+            call()
+
+
+# ---------------------------------------------------------------------------- minbpe semantics
+def test_minbpe_get_stats_accumulates_into_counts():
+    from verified_bpe.api.minbpe import get_stats
+
+    counts: dict[tuple[int, int], int] = {(9, 9): 1, (1, 2): 1}
+    out = get_stats([1, 2, 1, 2, 3], counts)  # minbpe: counts updated in place and returned
+    assert out is counts
+    assert counts == {(9, 9): 1, (1, 2): 3, (2, 1): 1, (2, 3): 1}
+    assert list(counts) == [(9, 9), (1, 2), (2, 1), (2, 3)]
+    assert get_stats([5, 6, 5, 6]) == {(5, 6): 2, (6, 5): 1}
+
+
+@pytest.mark.parametrize("module", ["train", "minbpe"])
+def test_reregistered_special_id_is_freed(module):
+    from verified_bpe.api import minbpe, train
+
+    tok = {"train": train, "minbpe": minbpe}[module].RegexTokenizer()
+    tok.train(TEXT * 10, 270)
+    tok.register_special_tokens({"<|a|>": 300})
+    tok.register_special_tokens({"<|a|>": 301})
+    tok.register_special_tokens({"<|b|>": 300})  # 300 is free again
+    assert tok.decode([300]) == "<|b|>"
+    if module == "train":  # the package's classes add
+        assert tok.special_tokens == {"<|a|>": 301, "<|b|>": 300}
+        assert tok.decode([301]) == "<|a|>"
+    else:  # minbpe's register_special_tokens replaces the whole set
+        assert tok.special_tokens == {"<|b|>": 300}
+        with pytest.raises(UnknownTokenError):
+            tok.decode([301])
+
+
+@pytest.mark.parametrize("module", ["train", "minbpe"])
+def test_allowed_special_naming_an_absent_token_is_ignored(module):
+    from verified_bpe.api import minbpe, train
+
+    tok = {"train": train, "minbpe": minbpe}[module].RegexTokenizer()
+    tok.train(TEXT * 10, 270)
+    tok.register_special_tokens({"<|a|>": 300})
+    assert tok.encode("x<|a|>", allowed_special={"<|a|>", "<|absent|>"}) == [
+        *tok.encode("x"), 300
+    ]
+
+
+def test_minbpe_none_raise_is_an_assertion_error_as_in_minbpe():
+    from verified_bpe.api import minbpe
+
+    tok = minbpe.RegexTokenizer()
+    tok.register_special_tokens({"<|a|>": 300})
+    with pytest.raises(AssertionError):
+        tok.encode("x<|a|>")
+    with pytest.raises(DisallowedSpecialTokenError):
+        tok.encode("x<|a|>")
+
+
+def test_save_refuses_what_load_would_refuse(tmp_path):
+    tok = RegexTokenizer()
+    tok.train(TEXT * 10, 270)
+    tok.register_special_tokens({"<|big|>": 10**19})  # more digits than a .model id may have
+    with pytest.raises(InvalidArgumentError, match="load back"):
+        tok.save(tmp_path / "t")
+    assert not (tmp_path / "t.model").exists()
+
+
+def test_gpt4_model_file_is_refused_by_plain_loaders(tmp_path):
+    from verified_bpe.api.minbpe import GPT4Tokenizer
+
+    gpt4 = GPT4Tokenizer()
+    model, _ = gpt4.save(tmp_path / "gpt4")
+    with pytest.raises(MalformedModelError, match="GPT4Tokenizer") as info:
+        load_tokenizer(model)
+    assert info.value.line == 1
+    assert_exit_1_one_line(run_cli("encode", "--model", str(model), "hello"), "GPT4Tokenizer")
+    loaded = GPT4Tokenizer()
+    loaded.load(model)
+    assert loaded.encode("hello world") == gpt4.encode("hello world")
+
+
+# ---------------------------------------------------------------------------- CLI
+def test_invalid_utf8_argument_is_refused_as_on_stdin():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "python"), env.get("PYTHONPATH")]))
+    bad = b"a\xffb"
+    on_stdin = run_cli("encode", stdin=bad)
+    assert_exit_1_one_line(on_stdin, "UTF-8")
+    proc = subprocess.run(
+        [sys.executable.encode(), b"-m", b"verified_bpe", b"encode", bad],
+        capture_output=True, env=env, cwd=ROOT, timeout=120,
+    )
+    assert_exit_1_one_line(proc, "UTF-8")
+
+
+def test_closed_stdout_is_one_line_not_a_traceback():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "python"), env.get("PYTHONPATH")]))
+    proc = subprocess.run(
+        [sys.executable, "-m", "verified_bpe", "encode", "hello"],
+        capture_output=False, stdout=None, stderr=subprocess.PIPE, env=env, cwd=ROOT,
+        timeout=120, preexec_fn=lambda: os.close(1),
+    )
+    err = proc.stderr.decode()
+    assert proc.returncode == 1 and "Traceback" not in err and "stdout" in err, err
+
+
+# ---------------------------------------------------------------------------- submodules
+def test_tiktoken_submodules_import_under_the_tiktoken_name():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "python"), env.get("PYTHONPATH")]))
+    code = (
+        "import sys, verified_bpe; sys.modules['tiktoken'] = verified_bpe\n"
+        "from tiktoken.load import load_tiktoken_bpe\n"
+        "from tiktoken.model import MODEL_TO_ENCODING, MODEL_PREFIX_TO_ENCODING\n"
+        "from tiktoken.core import Encoding\n"
+        "import tiktoken.registry\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode()

@@ -26,6 +26,11 @@ MOVED: dict[str, str] = {
     "train": "api.train",
     "encoding": "api.encoding",
     "registry": "api.registry",
+    # tiktoken's submodules (``sys.modules["tiktoken"] = verified_bpe`` keeps them working)
+    "core": "api.encoding",
+    "model": "api.registry",
+    "load": "api.load",
+    "_educational": "api.educational",
     "minbpe": "api.minbpe",
     "gguf_vocab": "formats.gguf_vocab",
     "model_io": "formats.model_io",
@@ -84,10 +89,16 @@ class MovedFinder(importlib.abc.MetaPathFinder):
     """Finds the old names of :data:`MOVED` (and nothing else)."""
 
     def find_spec(self, fullname, path=None, target=None):  # type: ignore[no-untyped-def]
-        prefix = PACKAGE + "."
-        if not fullname.startswith(prefix) or fullname[len(prefix):] not in MOVED:
+        """``verified_bpe.<old>``, and ``<alias>.<old>`` when ``sys.modules[<alias>]`` is
+        this package (``sys.modules["tiktoken"] = verified_bpe``: ``tiktoken.load``)."""
+        parent, _, child = fullname.partition(".")
+        if parent != PACKAGE:
+            alias = sys.modules.get(parent)
+            if alias is None or getattr(alias, "__name__", None) != PACKAGE:
+                return None
+        if child not in MOVED:
             return None
-        new = prefix + MOVED[fullname[len(prefix):]]
+        new = PACKAGE + "." + MOVED[child]
         return importlib.machinery.ModuleSpec(fullname, MovedLoader(new))
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
 import subprocess
@@ -69,7 +70,7 @@ def read_input_text(text: str | None, file: str | None, stdin: IO[bytes]) -> str
     and stdin must be UTF-8 (:class:`~verified_bpe.errors.InvalidUtf8Error` otherwise) and
     at most :data:`MAX_INPUT_BYTES` long (:class:`~verified_bpe.errors.InvalidArgumentError`)."""
     if text is not None:
-        return text
+        return argument_text(text)
     if file in (None, "-"):
         data = validate.read_bounded(stdin, MAX_INPUT_BYTES, "stdin")
     else:
@@ -79,6 +80,22 @@ def read_input_text(text: str | None, file: str | None, stdin: IO[bytes]) -> str
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InvalidUtf8Error(data, f"input {exc.reason} at byte {exc.start}") from None
+
+
+def argument_text(text: str) -> str:
+    """A text given as an argument, checked as stdin is: Python decodes argv with
+    ``surrogateescape``, so bytes that are not UTF-8 arrive as lone surrogates, which
+    encoding would silently replace by U+FFFD; they are
+    :class:`~verified_bpe.errors.InvalidUtf8Error` instead, as on stdin."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        data = text.encode("utf-8", "surrogateescape")
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InvalidUtf8Error(data, f"argument {exc.reason} at byte {exc.start}") from None
+    return text
 
 
 _SEPARATORS = str.maketrans(",[]", "   ")
@@ -427,12 +444,18 @@ def main(
 ) -> int:
     """Run the command line; returns the exit status (argparse exits with 2 itself)."""
     parser = build_parser(prog)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command not in PASS_THROUGH:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     unused = option_without_effect(args)
     if unused is not None:
         parser.error(unused)
-    stdin = stdin if stdin is not None else sys.stdin.buffer
-    stdout = stdout if stdout is not None else sys.stdout.buffer
+    if stdin is None:
+        stdin = sys.stdin.buffer if sys.stdin is not None else io.BytesIO()
+    if stdout is None:
+        if sys.stdout is None:  # started with stdout closed (``>&-``)
+            return _fail(prog, "stdout is closed")
+        stdout = sys.stdout.buffer
     try:
         return _dispatch(args, stdin, stdout)
     except BrokenPipeError:

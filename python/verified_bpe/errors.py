@@ -227,3 +227,32 @@ class NotRegularFileError(InvalidArgumentError):
 
 
 __all__ += ["InvalidArgumentError", "NotRegularFileError", "PatternError", "PatternTimeoutError"]
+
+
+class InvalidTypeError(InvalidArgumentError, TypeError):
+    """An argument has the wrong type (a text that is not a ``str``, a token id that is not
+    an ``int``...): both an :class:`InvalidArgumentError` and, by Python's convention, a
+    ``TypeError``."""
+
+
+__all__ += ["InvalidTypeError"]
+
+
+class PatternUnicodeError(PatternError):
+    """A custom split pattern uses a construct that tiktoken's engine evaluates with its own
+    (older) Unicode tables and that this package cannot pin to them (``\\w``, ``\\d``,
+    ``\\b``, a script property...), and the text has a character on which the tables differ
+    (one assigned after tiktoken's Unicode version): refused rather than split differently.
+    ``construct`` and ``char`` say which."""
+
+    def __init__(self, pattern: str, construct: str, char: str) -> None:
+        super().__init__(
+            pattern,
+            f"{construct} would read U+{ord(char):04X} with newer Unicode tables than "
+            "tiktoken's; the split could differ from tiktoken's",
+        )
+        self.construct = construct
+        self.char = char
+
+
+__all__ += ["PatternUnicodeError"]

@@ -26,9 +26,16 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import regex
 
-from ..engine.patterns import pre_tokenize_regex
+from ..engine import validate
+from ..engine.patterns import check_unicode_version, pattern_timeout, pinned_splitter
+from ..engine.rust_syntax import rust_pattern
 from ..engine.tokenizer import Tokenizer, bpe_ranks
-from ..errors import UnknownTokenError
+from ..errors import (
+    DisallowedSpecialTokenError,
+    InvalidTypeError,
+    MalformedVocabError,
+    UnknownTokenError,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -49,14 +56,63 @@ class _VocabAssertion(AssertionError, ValueError):
     """tiktoken asserts here (``AssertionError``); it is a bad value."""
 
 
-def _token_id(value: Any) -> int:
+class _TypeAttributeError(AttributeError, TypeError):
+    """tiktoken fails here with ``AttributeError`` (``list.values``); it is a type error."""
+
+
+def _token_id(value: Any, what: str = "token id") -> int:
     """One token id as tiktoken's core reads it: anything with ``__index__`` (``int``,
     ``bool``, numpy integers); ``TypeError`` otherwise; ``OverflowError`` outside ``u32``."""
     if type(value) is not int:
-        value = operator.index(value)  # TypeError: "'float' object cannot be interpreted ..."
+        try:
+            value = operator.index(value)
+        except TypeError:
+            raise TypeError(
+                f"{what}: {type(value).__name__!r} object cannot be interpreted as an integer"
+            ) from None
     if not 0 <= value < _U32:
-        raise OverflowError(f"token id {value} out of range (0 <= id < 2**32)")
+        raise OverflowError(f"{what} {value} out of range (0 <= id < 2**32)")
     return value
+
+
+def _mapping(value: Any, argument: str) -> Mapping[Any, Any]:
+    if not isinstance(value, Mapping):
+        raise _TypeAttributeError(
+            f"{argument} must be a dict, not {type(value).__name__!r}"
+        )
+    return value
+
+
+def _checked_tables(
+    pat_str: Any, mergeable_ranks: Any, special_tokens: Any
+) -> tuple[dict[bytes, int], dict[str, int]]:
+    """Copies of the tables, checked as tiktoken's core checks them (``TypeError`` for a key
+    or id of the wrong type, ``OverflowError`` for an id outside ``u32``), and where tiktoken
+    panics (two tokens with one rank, an empty token): ``MalformedVocabError`` naming them."""
+    ranks: dict[bytes, int] = {}
+    for token, rank in mergeable_ranks.items():
+        if isinstance(token, memoryview):
+            token = token.tobytes()
+        if not isinstance(token, bytes):
+            kind = type(token).__name__
+            raise TypeError(f"mergeable_ranks key {token!r}: {kind!r} is not 'bytes'")
+        ranks[token] = _token_id(rank, f"rank of {token!r}")
+    specials: dict[str, int] = {}
+    for text, idx in special_tokens.items():
+        if not isinstance(text, str):
+            kind = type(text).__name__
+            raise TypeError(f"special_tokens key {text!r}: {kind!r} is not 'str'")
+        specials[text] = _token_id(idx, f"id of special token {text!r}")
+    if not isinstance(pat_str, str):
+        raise TypeError(f"pat_str: {type(pat_str).__name__!r} object is not an instance of 'str'")
+    owner: dict[int, bytes] = {}
+    for token, rank in ranks.items():  # checked after the types, as tiktoken's core does
+        if not token:
+            raise MalformedVocabError("mergeable_ranks has the empty token b''")
+        if rank in owner:
+            raise MalformedVocabError(f"tokens {owner[rank]!r} and {token!r} share rank {rank}")
+        owner[rank] = token
+    return ranks, specials
 
 
 def _token_ids(tokens: Any) -> list[int]:
@@ -82,8 +138,7 @@ def _fix_surrogates(text: str) -> str:
 
 
 def _check_text(text: Any) -> None:
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, not {type(text).__name__!r}")
+    validate.text(text, "text")
 
 
 class Encoding:
@@ -105,11 +160,10 @@ class Encoding:
     ) -> None:
         self.name = name
         self._pat_str = pat_str
-        self._mergeable_ranks = mergeable_ranks
-        self._special_tokens = special_tokens
-        self.max_token_value = max(
-            max(mergeable_ranks.values()), max(special_tokens.values(), default=0)
-        )
+        # tiktoken's order of evaluation, hence its errors for empty or mixed tables
+        ranks_max = max(_mapping(mergeable_ranks, "mergeable_ranks").values())
+        specials_max = max(_mapping(special_tokens, "special_tokens").values(), default=0)
+        self.max_token_value = max(ranks_max, specials_max)
         if explicit_n_vocab:
             if len(mergeable_ranks) + len(special_tokens) != explicit_n_vocab:
                 raise _VocabAssertion(
@@ -120,9 +174,13 @@ class Encoding:
                 raise _VocabAssertion(
                     f"max token value {self.max_token_value} != explicit_n_vocab - 1"
                 )
+        mergeable_ranks, special_tokens = _checked_tables(pat_str, mergeable_ranks, special_tokens)
+        self._mergeable_ranks = mergeable_ranks  # copies: the caller's dicts may change
+        self._special_tokens = special_tokens
         self._special_token_values = set(special_tokens.values())
+        self._split_pattern = rust_pattern(pat_str)  # as tiktoken's Rust engine reads it
         self._tokenizer = Tokenizer.from_ranks(
-            mergeable_ranks, pat_str, special_tokens, name=name
+            mergeable_ranks, self._split_pattern, special_tokens, name=name
         )
         self._decoder: dict[int, bytes] = {rank: token for token, rank in mergeable_ranks.items()}
         self._special_decoder: dict[int, bytes] = {}
@@ -135,33 +193,49 @@ class Encoding:
 
     # ------------------------------------------------------------------ special-token rules
     def _allowed(
-        self, allowed_special: AllowedSpecial, disallowed_special: DisallowedSpecial
-    ) -> tuple[frozenset[str], Collection[str]]:
-        """tiktoken's resolution of ``allowed_special`` / ``disallowed_special``."""
+        self,
+        text: Any,
+        allowed_special: AllowedSpecial,
+        disallowed_special: DisallowedSpecial,
+        replace_surrogates: bool = True,
+    ) -> frozenset[str]:
+        """tiktoken's steps before its core encodes, in its order (so the same bad argument
+        gives the same exception): resolve ``"all"``, refuse text matching a disallowed
+        token, then what the core checks: the text (lone surrogates: ``UnicodeEncodeError``
+        unless ``replace_surrogates``, as in tiktoken's ``encode``), then ``allowed_special``
+        (a ``set`` or ``frozenset``, else ``TypeError``)."""
         if allowed_special == "all":
             allowed_special = self.special_tokens_set
+        if disallowed_special == "all":
+            disallowed_special = self.special_tokens_set - allowed_special  # type: ignore[operator]
+        if disallowed_special:
+            if not isinstance(disallowed_special, frozenset):
+                disallowed_special = frozenset(disallowed_special)
+            found = _alternation(disallowed_special).search(text)
+            if found:
+                raise DisallowedSpecialTokenError(found.group())
+        _check_text(text)
+        if not replace_surrogates:
+            text.encode("utf-8")  # UnicodeEncodeError, as tiktoken's core
         if not isinstance(allowed_special, set | frozenset):
             raise TypeError(
                 f"allowed_special must be 'all', a set or a frozenset, "
                 f"not {type(allowed_special).__name__!r}"
             )
-        if disallowed_special == "all":
-            disallowed_special = self.special_tokens_set - allowed_special
-        return frozenset(allowed_special), disallowed_special or ()
+        return frozenset(allowed_special)
 
     def _encode_checked(
         self, text: str, allowed_special: AllowedSpecial, disallowed_special: DisallowedSpecial
     ) -> list[int]:
-        allowed, disallowed = self._allowed(allowed_special, disallowed_special)
-        _check_text(text)
-        return self._tokenizer.encode(
-            text, allowed_special=allowed, disallowed_special=frozenset(disallowed)
-        )
+        allowed = self._allowed(text, allowed_special, disallowed_special)
+        check_unicode_version(self._split_pattern, text)
+        return self._tokenizer.encode(text, allowed_special=allowed, disallowed_special=())
 
     # ------------------------------------------------------------------ encoding
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode ignoring special tokens (= ``encode(text, disallowed_special=())``)."""
         _check_text(text)
+        check_unicode_version(self._split_pattern, text)
         return self._tokenizer.encode_ordinary(text)
 
     def encode(
@@ -208,9 +282,14 @@ class Encoding:
         disallowed_special: DisallowedSpecial = "all",
     ) -> list[list[int]]:
         """:meth:`encode` on each text, in a pool of ``num_threads`` threads."""
-        allowed, disallowed = self._allowed(allowed_special, disallowed_special)
+        if allowed_special == "all":  # tiktoken's lines
+            allowed_special = self.special_tokens_set
+        if disallowed_special == "all":
+            disallowed_special = self.special_tokens_set - allowed_special  # type: ignore[operator]
+        if not isinstance(disallowed_special, frozenset):
+            disallowed_special = frozenset(disallowed_special)
         encoder = functools.partial(
-            self.encode, allowed_special=allowed, disallowed_special=frozenset(disallowed)
+            self.encode, allowed_special=allowed_special, disallowed_special=disallowed_special
         )
         with ThreadPoolExecutor(num_threads) as pool:
             return list(pool.map(encoder, text))
@@ -225,12 +304,10 @@ class Encoding:
         """Stable tokens (a prefix of :meth:`encode`'s) and the token sequences that may
         follow them once more text is appended (tiktoken's algorithm; the order of the
         completions is unspecified, as in tiktoken)."""
-        allowed, disallowed = self._allowed(allowed_special, disallowed_special)
-        _check_text(text)
+        allowed = self._allowed(text, allowed_special, disallowed_special)
+        check_unicode_version(self._split_pattern, text)
         text = _fix_surrogates(text)
-        tokens = self._tokenizer.encode(
-            text, allowed_special=allowed, disallowed_special=frozenset(disallowed)
-        )
+        tokens = self._tokenizer.encode(text, allowed_special=allowed, disallowed_special=())
         last_len = self._last_piece_token_len(text, allowed, tokens)
         if last_len == 0:
             return tokens, []
@@ -338,20 +415,24 @@ class Encoding:
     def _encode_single_piece(self, text_or_bytes: str | bytes) -> list[int]:
         """BPE of one piece, without the split pattern and without special tokens."""
         if isinstance(text_or_bytes, str):
-            text_or_bytes = text_or_bytes.encode("utf-8")
+            text_or_bytes = text_or_bytes.encode("utf-8")  # lone surrogates: as tiktoken
+        if not isinstance(text_or_bytes, bytes):
+            raise InvalidTypeError(
+                "text_or_bytes", f"must be str or bytes, not {type(text_or_bytes).__name__}"
+            )
         return self._bpe(text_or_bytes)
 
     def _encode_only_native_bpe(self, text: str) -> list[int]:
         """Split with the pattern, then BPE each piece (= :meth:`encode_ordinary`)."""
-        return [
-            t
-            for piece in pre_tokenize_regex(text, self._pat_str)
-            for t in self._bpe(piece)
-        ]
+        _check_text(text)
+        check_unicode_version(self._split_pattern, text)
+        return [t for piece in self._split(_fix_surrogates(text)) for t in self._bpe(piece)]
 
     def _encode_bytes(self, data: bytes) -> list[int]:
         """Encode bytes that may not be UTF-8: the valid prefix as text; its last piece (and
         the whitespace tokens before it) re-encoded by BPE together with the rest."""
+        if not isinstance(data, bytes):
+            raise InvalidTypeError("data", f"must be bytes, not {type(data).__name__}")
         try:
             return self.encode_ordinary(data.decode("utf-8"))
         except UnicodeDecodeError as exc:
@@ -371,6 +452,13 @@ class Encoding:
         return tokens
 
     # ------------------------------------------------------------------ helpers
+    def _split(self, text: str) -> list[bytes]:
+        """The pieces of ``text`` as tiktoken's engine cuts it (:func:`rust_pattern`, classes
+        pinned to tiktoken's Unicode tables), UTF-8 encoded."""
+        timeout = pattern_timeout(self._split_pattern, len(text))
+        pieces = pinned_splitter(self._split_pattern).split(text, timeout)
+        return [piece.encode("utf-8") for piece in pieces]
+
     def _bpe(self, piece: bytes) -> list[int]:
         return bpe_ranks(self._mergeable_ranks, piece) if piece else []
 
@@ -389,12 +477,10 @@ class Encoding:
         if specials:
             for found in _alternation(specials).finditer(text):
                 start = found.end()
-        last = None
-        for last in regex.compile(self._pat_str).finditer(text[start:]):  # noqa: B007
-            pass
-        if last is None:
+        pieces = self._split(text[start:])
+        if not pieces:
             return 0
-        return len(self._bpe(last.group().encode("utf-8")))
+        return len(self._bpe(pieces[-1]))
 
     def _widen_whitespace_tail(self, tokens: list[int], last_len: int) -> int:
         """tiktoken's fix for unstable regex splits: if the last piece starts with an

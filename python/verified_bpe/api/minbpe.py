@@ -21,25 +21,47 @@ the cl100k byte shuffle.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from ..engine import validate
 from ..engine.patterns import CL100K_PATTERN
 from ..engine.tokenizer import Tokenizer as _FastTokenizer
 from ..engine.tokenizer import _named_spec_tables
 from ..engine.vocab import special_tokens as _published_special_tokens
-from ..errors import UnknownTokenError
-from ..formats.model_io import format_vocab, render_token
+from ..errors import DisallowedSpecialTokenError, UnknownTokenError
+from ..formats.model_io import SHUFFLED_HEADER, format_vocab, render_token
 from ..spec.seed.encode import decode_chunk, encode_with
-from ..spec.seed.merge import get_stats, merge
+from ..spec.seed.merge import get_stats as _spec_get_stats
+from ..spec.seed.merge import merge
 from ..spec.seed.well_formed import WellFormedResult, build_vocab, check_well_formed
 from . import train as _train
 
 #: minbpe's name for GPT-4's split pattern; here tiktoken 0.14's cl100k pattern.
 GPT4_SPLIT_PATTERN = CL100K_PATTERN
 GPT4_SPECIAL_TOKENS = _published_special_tokens("cl100k_base")
+
+
+def get_stats(
+    ids: Sequence[int], counts: dict[tuple[int, int], int] | None = None
+) -> dict[tuple[int, int], int]:
+    """minbpe's ``get_stats(ids, counts=None)``: the count of each adjacent pair of ``ids``
+    (the spec's :func:`~verified_bpe.spec.seed.merge.get_stats`, Lean
+    ``Bpe.Seed.Merge.getStats``), added into ``counts`` in place when it is given (minbpe's
+    way of counting over many chunks); returns the counts."""
+    found = _spec_get_stats(ids)
+    if counts is None:
+        return found
+    for pair, n in found.items():
+        counts[pair] = counts.get(pair, 0) + n
+    return counts
+
+
+class MinbpeDisallowedSpecialTokenError(DisallowedSpecialTokenError, AssertionError):
+    """minbpe asserts (``AssertionError``) when ``allowed_special="none_raise"`` meets a
+    special token; this is both that and the package's typed error."""
 
 
 class _MinbpeVocab:
@@ -58,6 +80,15 @@ class _MinbpeVocab:
             yield
         finally:
             self.vocab = saved
+
+    def register_special_tokens(self, special_tokens: Mapping[str, int]) -> None:
+        """minbpe's: the special tokens become exactly ``special_tokens`` (the previous ones
+        are dropped, their ids free).  Checked as the package's classes check them (an id
+        that is a byte or merge id: :class:`~verified_bpe.errors.MalformedVocabError`);
+        atomic."""
+        with self._merge_vocab():
+            specials, decoder = _train._with_specials({}, self.vocab, special_tokens)
+        self.special_tokens, self._decoder = specials, decoder  # type: ignore[attr-defined]
 
     @property
     def inverse_special_tokens(self) -> dict[int, str]:
@@ -88,6 +119,18 @@ class BasicTokenizer(_MinbpeVocab, _train.BasicTokenizer):
 class RegexTokenizer(_MinbpeVocab, _train.RegexTokenizer):
     """minbpe's ``RegexTokenizer`` (default pattern: GPT-4's, tiktoken 0.14's form)."""
 
+    def encode(self, text: str, allowed_special: Any = "none_raise") -> list[int]:
+        """minbpe's rule: ``allowed_special`` is ``"all"``, ``"none"``, ``"none_raise"``
+        (a special token in the text: :class:`MinbpeDisallowedSpecialTokenError`, an
+        ``AssertionError`` as in minbpe) or a ``set`` (tokens this tokenizer lacks are
+        ignored); anything else: ``ValueError``."""
+        if not isinstance(allowed_special, str | set):
+            raise ValueError(f"allowed_special={allowed_special!r} not understood")
+        try:
+            return super().encode(text, allowed_special)
+        except DisallowedSpecialTokenError as exc:
+            raise MinbpeDisallowedSpecialTokenError(exc.token) from None
+
     def to_tokenizer(self, name: str = "trained") -> _FastTokenizer:
         with self._merge_vocab():
             return super().to_tokenizer(name)
@@ -97,7 +140,12 @@ Tokenizer = BasicTokenizer
 
 
 class GPT4Tokenizer(RegexTokenizer):
-    """cl100k_base in minbpe's form (see the module docstring)."""
+    """cl100k_base in minbpe's form (see the module docstring).  Its ``.model`` files start
+    with ``minbpe v1 cl100k-byte-shuffle``: their merges are in the shuffled id space, so a
+    plain loader (``load_tokenizer``, the CLI, minbpe) refuses them instead of reading
+    other ids."""
+
+    _model_header = SHUFFLED_HEADER
 
     def __init__(self) -> None:
         super().__init__(pattern=GPT4_SPLIT_PATTERN)
@@ -120,6 +168,7 @@ class GPT4Tokenizer(RegexTokenizer):
 
     def encode_ordinary(self, text: str) -> list[int]:
         """The spec's ``encode_with``: split with the pattern, shuffle the bytes, merge."""
+        validate.text(text, "text")
         return encode_with(self._pre_tokenize, self.merges, self._shuffle, text)
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:

@@ -38,6 +38,7 @@ from ..engine.patterns import CL100K_PATTERN, PATTERNS, compile_pattern, pre_tok
 from ..errors import (
     DisallowedSpecialTokenError,
     InvalidArgumentError,
+    InvalidTypeError,
     MalformedModelError,
     MalformedVocabError,
     PatternError,
@@ -45,6 +46,7 @@ from ..errors import (
 from ..formats.model_io import (
     FIRST_MERGE_ID,
     IDENTITY_SHUFFLE,
+    MODEL_HEADER,
     ModelData,
     format_merge,
     format_vocab,
@@ -235,6 +237,9 @@ class BasicTokenizer:
     theorem), ``special_tokens`` (``dict[str, int]``) and ``pattern`` (``""`` here).
     """
 
+    #: First line of this class's ``.model`` files (GPT4Tokenizer's differs).
+    _model_header = MODEL_HEADER
+
     def __init__(self) -> None:
         self.pattern = ""
         self.merges: dict[Pair, int] = {}
@@ -282,6 +287,9 @@ class BasicTokenizer:
         (:class:`~verified_bpe.errors.MalformedVocabError` if one's id is now a merge id).
         With ``verbose``, print one line per merge and a summary line (nothing is printed
         otherwise).  ``text`` must be encodable as UTF-8 (no lone surrogates)."""
+        validate.text(text, "text")
+        if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
+            raise InvalidTypeError("vocab_size", f"must be an int, not {type(vocab_size).__name__}")
         if vocab_size < FIRST_MERGE_ID:
             raise ValueError(f"vocab_size must be at least 256, not {vocab_size}")
         num_merges = vocab_size - FIRST_MERGE_ID
@@ -300,6 +308,7 @@ class BasicTokenizer:
         """Encode ``text`` ignoring special tokens: the spec's
         :func:`~verified_bpe.spec.seed.encode.encode_with` with this tokenizer's pre-tokenizer, the
         trained merges and the identity byte shuffle."""
+        validate.text(text, "text")
         return encode_with(self._pre_tokenize, self.merges, IDENTITY_SHUFFLE, text)
 
     def encode(self, text: str) -> list[int]:
@@ -329,7 +338,9 @@ class BasicTokenizer:
         ``<file_prefix>.vocab``; returns both paths."""
         prefix = str(file_prefix)
         model = write_model(
-            prefix + ".model", ModelData(self.pattern, self.special_tokens, self.merges)
+            prefix + ".model",
+            ModelData(self.pattern, self.special_tokens, self.merges),
+            self._model_header,
         )
         vocab = Path(prefix + ".vocab")
         vocab.write_text(
@@ -346,7 +357,7 @@ class BasicTokenizer:
         ``RegexTokenizer``; :func:`load_tokenizer` picks the class):
         :class:`~verified_bpe.errors.MalformedModelError`.
         """
-        data = read_model(model_file)
+        data = read_model(model_file, self._model_header)
         pattern = self._accept_pattern(data.pattern, str(model_file))
         self._set_tables(data.merges, data.special_tokens)
         self.pattern = pattern
@@ -408,6 +419,7 @@ class RegexTokenizer(BasicTokenizer):
         ``"none"`` (special tokens are ordinary text), ``"none_raise"`` (the default: text
         containing a special token raises
         :class:`~verified_bpe.errors.DisallowedSpecialTokenError`) or a set of tokens."""
+        validate.text(text, "text")
         allowed = _allowed_specials(self.special_tokens, allowed_special, text)
         if not allowed:
             return self.encode_ordinary(text)
@@ -460,10 +472,7 @@ def _allowed_specials(
         return set()
     if isinstance(allowed_special, str):
         raise ValueError(f"allowed_special={allowed_special!r} not understood")
-    unknown = set(allowed_special) - set(special_tokens)
-    if unknown:
-        raise ValueError(f"not special tokens of this tokenizer: {sorted(unknown)}")
-    return set(allowed_special)
+    return set(allowed_special) & set(special_tokens)  # others are ignored, as in minbpe
 
 
 def _with_specials(
@@ -476,7 +485,10 @@ def _with_specials(
         if not isinstance(text, str) or not text:
             raise InvalidArgumentError("special token", f"must be a non-empty str, not {text!r}")
         validate.token_id(idx, f"special token {text!r}")
-        if idx in new_decoder and new_specials.get(text) != idx:
+        old = new_specials.get(text)
+        if old is not None and old != idx:
+            del new_decoder[old]  # re-registered under a new id: the old one is free again
+        if idx in new_decoder and old != idx:
             raise MalformedVocabError(f"special token {text!r}: id {idx} is already used")
         new_specials[text] = idx
         new_decoder[idx] = text.encode("utf-8")

@@ -22,7 +22,7 @@ from functools import cache
 
 import regex
 
-from ..errors import PatternError, PatternTimeoutError
+from ..errors import PatternError, PatternTimeoutError, PatternUnicodeError
 
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?[\p{L}]+| ?[\p{N}]+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
@@ -407,6 +407,39 @@ class PinnedSplitter:
             return split_pattern(self.pinned, text, timeout)
         proxy = text.translate(table)
         return [text[m.start() : m.end()] for m in _matches(self.native, proxy, timeout)]
+
+
+_ESCAPE = regex.compile(r"\\(?:[pP]\{[^}]*\}|[pP].|.)", regex.DOTALL)
+
+
+@cache
+def unpinned_constructs(pattern: str) -> tuple[str, ...]:
+    r"""The escapes of ``pattern`` whose meaning depends on the Unicode version and that
+    :func:`pin_classes` does not pin: ``\w``, ``\W``, ``\d``, ``\D``, ````, ``\B`` and
+    properties other than those of :data:`PINNED_PROPERTIES` (scripts, ``\p{Nd}``...)."""
+    found: list[str] = []
+    for esc in _ESCAPE.finditer(pattern):
+        text = esc.group()
+        if text[1] in "wWdDbB":
+            found.append(text)
+        elif text[1] in "pP":
+            name = text[3:-1] if text[2:3] == "{" else text[2:]
+            if name not in PINNED_PROPERTIES:
+                found.append(text)
+    return tuple(dict.fromkeys(found))
+
+
+def check_unicode_version(pattern: str, text: str) -> None:
+    """Raise :class:`~verified_bpe.errors.PatternUnicodeError` if ``pattern`` has an
+    :func:`unpinned_constructs` escape and ``text`` a character that ``regex``'s Unicode
+    tables classify otherwise than tiktoken's (:func:`differing_characters`)."""
+    if text.isascii():
+        return
+    constructs = unpinned_constructs(pattern)
+    if constructs:
+        differing = differing_characters(text)
+        if differing:
+            raise PatternUnicodeError(pattern, constructs[0], min(differing))
 
 
 @cache

@@ -446,8 +446,9 @@ class Tokenizer:
 
     # ------------------------------------------------------------------ encoding
     def encode_ordinary(self, text: str) -> list[int]:
-        """Encode ignoring special tokens (their text is encoded as ordinary text)."""
-        text = _fix_surrogates(text)
+        """Encode ignoring special tokens (their text is encoded as ordinary text); a ``text``
+        that is not a ``str``: :class:`~verified_bpe.errors.InvalidTypeError`."""
+        text = _fix_surrogates(validate.text(text, "text"))
         if self._native is not None:
             return self._encode_ordinary_native(text)
         if self.engine == "spec":
@@ -459,7 +460,7 @@ class Tokenizer:
         ``num_threads`` threads without the GIL (when it splits the pattern itself)."""
         if self._native is not None and self._native.pre_tokenizer is not None:
             return self._native.encode_ordinary_batch(
-                [_fix_surrogates(t) for t in texts], num_threads
+                [_fix_surrogates(validate.text(t, "text")) for t in texts], num_threads
             )
         return [self.encode_ordinary(t) for t in texts]
 
@@ -477,7 +478,7 @@ class Tokenizer:
         allowed) raises :class:`~verified_bpe.errors.DisallowedSpecialTokenError`; pass
         ``disallowed_special=()`` to encode such text as ordinary text.
         """
-        text = _fix_surrogates(text)
+        text = _fix_surrogates(validate.text(text, "text"))
         allowed = set(self._special_tokens) if allowed_special == "all" else set(allowed_special)
         if disallowed_special == "all":
             disallowed = set(self._special_tokens) - allowed

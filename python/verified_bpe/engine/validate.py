@@ -14,7 +14,7 @@ import stat
 from collections.abc import Iterable
 from typing import IO
 
-from ..errors import InvalidArgumentError, NotRegularFileError
+from ..errors import InvalidArgumentError, InvalidTypeError, NotRegularFileError
 
 #: Most digits accepted in a decimal id (ids up to 10**18 - 1; ``int()`` itself refuses
 #: more than 4,300 digits with a bare ``ValueError``).
@@ -25,9 +25,10 @@ _ASCII_DIGITS = frozenset("0123456789")
 
 def token_id(value: object, argument: str) -> int:
     """``value`` if it is a non-negative ``int`` (not a ``bool``), else
-    :class:`~verified_bpe.errors.InvalidArgumentError` naming ``argument``."""
+    :class:`~verified_bpe.errors.InvalidArgumentError` naming ``argument`` (for a value that
+    is not an ``int``: :class:`~verified_bpe.errors.InvalidTypeError`, also a ``TypeError``)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidArgumentError(
+        raise InvalidTypeError(
             argument, f"a token id must be a non-negative int, not {type(value).__name__}"
         )
     if value < 0:
@@ -43,6 +44,14 @@ def token_ids(values: Iterable[object], argument: str) -> list[int]:
     if all(type(v) is int for v in ids):
         return ids  # type: ignore[return-value]
     return [token_id(v, f"{argument}[{k}]") for k, v in enumerate(ids)]
+
+
+def text(value: object, argument: str) -> str:
+    """``value`` if it is a ``str``, else :class:`~verified_bpe.errors.InvalidTypeError`
+    (a ``TypeError``, as tiktoken and minbpe raise) naming ``argument``."""
+    if not isinstance(value, str):
+        raise InvalidTypeError(argument, f"must be a str, not {type(value).__name__}")
+    return value
 
 
 def decimal(word: str, argument: str, max_digits: int = MAX_DECIMAL_DIGITS) -> int:
@@ -117,5 +126,6 @@ __all__ = [
     "file_kind",
     "read_bounded",
     "read_regular_file",
+    "text",
     "token_id",
 ]

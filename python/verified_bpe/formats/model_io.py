@@ -43,6 +43,10 @@ from ..errors import InvalidArgumentError, MalformedModelError
 from ..spec.seed.well_formed import build_vocab, check_well_formed
 
 MODEL_HEADER = "minbpe v1"
+#: Header of :class:`~verified_bpe.api.minbpe.GPT4Tokenizer`'s files: its merges are in
+#: cl100k's byte-shuffled id space, so a plain loader (this module's default, minbpe's) must
+#: refuse the file instead of reading other ids from it.
+SHUFFLED_HEADER = "minbpe v1 cl100k-byte-shuffle"
 FIRST_MERGE_ID = 256
 IDENTITY_SHUFFLE: tuple[int, ...] = tuple(range(256))
 
@@ -115,24 +119,36 @@ def format_vocab(
 
 
 # ---------------------------------------------------------------------------- .model
-def format_model(data: ModelData) -> str:
-    """The ``.model`` text of ``data``.
+def format_model(data: ModelData, header: str = MODEL_HEADER) -> str:
+    """The ``.model`` text of ``data``; :func:`parse_model` reads ``data`` back from it.
 
-    Raises ``ValueError`` if it cannot be written faithfully: merge ids not ``256, 257, ...``
-    in order, a line break in the pattern or a special token, an empty special token.
+    Raises :class:`~verified_bpe.errors.InvalidArgumentError` (a ``ValueError``) if it
+    cannot be written faithfully: merge ids not ``256, 257, ...`` in order, a line break in
+    the pattern or a special token, an empty special token, an id of more than 18 digits,
+    or anything else that the reader would read otherwise (checked by reading it back).
     """
     if "\n" in data.pattern or "\r" in data.pattern:
-        raise ValueError("the pattern contains a line break; it cannot be saved on one line")
-    lines = [MODEL_HEADER, data.pattern, str(len(data.special_tokens))]
+        raise InvalidArgumentError("pattern", "contains a line break; a .model file cannot hold it")
+    lines = [header, data.pattern, str(len(data.special_tokens))]
     for text, idx in data.special_tokens.items():
         if not text or "\n" in text or "\r" in text:
-            raise ValueError(f"special token {text!r} is empty or contains a line break")
+            raise InvalidArgumentError(
+                f"special token {text!r}", "empty or contains a line break"
+            )
         lines.append(f"{text} {idx}")
     for k, ((p0, p1), idx) in enumerate(data.merges.items()):
         if idx != FIRST_MERGE_ID + k:
-            raise ValueError(f"merge {k} has id {idx}, expected {FIRST_MERGE_ID + k}")
+            expected = FIRST_MERGE_ID + k
+            raise InvalidArgumentError("merges", f"merge {k} has id {idx}, not {expected}")
         lines.append(f"{p0} {p1}")
-    return "".join(line + "\n" for line in lines)
+    text = "".join(line + "\n" for line in lines)
+    try:
+        back = parse_model(text, header)
+    except MalformedModelError as exc:
+        raise InvalidArgumentError("model", f"would not load back: {exc}") from None
+    if back != data:
+        raise InvalidArgumentError("model", "would load back as other tables")
+    return text
 
 
 def _short(text: str) -> str:
@@ -183,7 +199,7 @@ def _split_lines(text: str) -> list[str]:
     return [line.removesuffix("\r") for line in text[:-1].split("\n")]
 
 
-def parse_model(text: str) -> ModelData:
+def parse_model(text: str, header: str = MODEL_HEADER) -> ModelData:
     """Parse and validate ``.model`` text.
 
     Beyond the syntax, the result is checked with
@@ -193,8 +209,14 @@ def parse_model(text: str) -> ModelData:
     :class:`~verified_bpe.errors.MalformedModelError` carrying the line number.
     """
     lines = _split_lines(text)
-    if lines[0].strip() != MODEL_HEADER:  # the line is not shown: the file may be anything
-        raise MalformedModelError(f"bad header: the first line is not {MODEL_HEADER!r}", 1)
+    if lines[0].strip() != header:  # the line is not shown: the file may be anything
+        if lines[0].strip() == SHUFFLED_HEADER:
+            raise MalformedModelError(
+                "a GPT4Tokenizer file (merges in cl100k's byte-shuffled ids): "
+                "load it with verified_bpe.minbpe.GPT4Tokenizer().load",
+                1,
+            )
+        raise MalformedModelError(f"bad header: the first line is not {header!r}", 1)
     if len(lines) < 3:
         what = "pattern line" if len(lines) < 2 else "number of special tokens"
         raise MalformedModelError(f"truncated: no {what}", len(lines) + 1)
@@ -272,14 +294,15 @@ def _check_tables(merges: Mapping[Pair, int], merge_lines: Mapping[int, int]) ->
 
 
 # ---------------------------------------------------------------------------- files
-def write_model(path: str | Path, data: ModelData) -> Path:
-    """Write ``data`` as a ``.model`` file (UTF-8, ``\\n`` line ends); returns the path."""
+def write_model(path: str | Path, data: ModelData, header: str = MODEL_HEADER) -> Path:
+    """Write ``data`` as a ``.model`` file (UTF-8, ``\\n`` line ends); returns the path.
+    Nothing is written if :func:`format_model` refuses ``data``."""
     path = Path(path)
-    path.write_text(format_model(data), encoding="utf-8", newline="\n")
+    path.write_text(format_model(data, header), encoding="utf-8", newline="\n")
     return path
 
 
-def read_model(path: str | Path) -> ModelData:
+def read_model(path: str | Path, header: str = MODEL_HEADER) -> ModelData:
     """Read and validate a ``.model`` file (:func:`parse_model`).
 
     A file that is not UTF-8 is a :class:`~verified_bpe.errors.MalformedModelError` too; a
@@ -292,6 +315,6 @@ def read_model(path: str | Path) -> ModelData:
         line = raw[: exc.start].count(b"\n") + 1
         raise MalformedModelError(f"not UTF-8 ({exc.reason})", line, str(path)) from None
     try:
-        return parse_model(text)
+        return parse_model(text, header)
     except MalformedModelError as exc:
         raise MalformedModelError(exc.message, exc.line, str(path)) from None
