@@ -1,4 +1,4 @@
-"""Time ``check_ranks`` (the Python mirror of ``Bpe.RanksCheck.checkRanks``) on the full
+"""Time ``check_ranks`` (the Python mirror of ``Bpe.Ranks.Check.checkRanks``) on the full
 published rank tables, every token, no sampling.
 
 Usage (from the repository root)::
@@ -19,8 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
-from verified_bpe.spec.ranks_check import check_ranks  # noqa: E402
-from verified_bpe.vocab import load_ranks  # noqa: E402
+from verified_bpe.engine.vocab import load_ranks  # noqa: E402
+from verified_bpe.spec.ranks.check import check_ranks  # noqa: E402
 
 
 def main() -> int:

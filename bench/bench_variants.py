@@ -44,17 +44,17 @@ sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_encode import cut, prose_text  # noqa: E402
-from verified_bpe import tokenizer as tokenizer_module  # noqa: E402
-from verified_bpe.corpus import stdlib_text  # noqa: E402
-from verified_bpe.fast_split import O200K_ASCII, bmp_pattern  # noqa: E402
-from verified_bpe.patterns import O200K_PATTERN, split_pattern  # noqa: E402
-from verified_bpe.tokenizer import (  # noqa: E402
+from verified_bpe.engine import tokenizer as tokenizer_module  # noqa: E402
+from verified_bpe.engine.fast_split import O200K_ASCII, bmp_pattern  # noqa: E402
+from verified_bpe.engine.patterns import O200K_PATTERN, split_pattern  # noqa: E402
+from verified_bpe.engine.tokenizer import (  # noqa: E402
     PieceCache,
     Tokenizer,
     bpe_ranks_buckets,
     bpe_ranks_heap,
     text_blocks,
 )
+from verified_bpe.verify.corpus import stdlib_text  # noqa: E402
 
 INF = 1 << 62
 _LETTERS = (

@@ -1,46 +1,19 @@
 module
 
-public import Bpe.Classify
-public import Bpe.ListLemmas
-public import Bpe.PreTokenize
-public import Bpe.Merge
-public import Bpe.Decompose
-public import Bpe.Shuffle
-public import Bpe.WellFormed
-public import Bpe.BuildVocab
-public import Bpe.Utf8
-public import Bpe.Encode
-public import Bpe.Roundtrip
-public import Bpe.Check
-public import Bpe.RangeTree
-public import Bpe.UnicodeTables
-public import Bpe.PreTokenizeUnicode
-public import Bpe.PreTokenizeCl100k
-public import Bpe.PreTokenizeO200k
-public import Bpe.Encoders
-public import Bpe.ExecCode
-public import Bpe.ExecPreTokenizeCode
-public import Bpe.ExecPreTokenize
-public import Bpe.ExecRanks
-public import Bpe.ExecRanksLookup
-public import Bpe.ExecRanksRecover
-public import Bpe.ExecRanksSort
-public import Bpe.ExecRanksTables
-public import Bpe.ExecRanksEncode
-public import Bpe.ExecTable
-public import Bpe.Exec
+public import Bpe.Seed
 public import Bpe.Ranks
-public import Bpe.RanksCheck
-public import Bpe.DecomposeRun
-public import Bpe.MergePair
-public import Bpe.RanksEquiv
-public import Bpe.RanksSlice
-public import Bpe.RankTree
-public import Bpe.RanksFast
+public import Bpe.Unicode
+public import Bpe.Exec
 
 /-!
 # Verified byte-level BPE (GPT-4 style)
 
-Library root: imports every module of the specification and its proofs. Start reading at
-`Bpe.Roundtrip` for the statements, or at `Bpe.Classify` to follow the seed in order.
+Library root: imports the root of each layer, bottom to top.
+- `Bpe.Seed`: seed 000's specification, its lemmas and the roundtrip for every string.
+- `Bpe.Ranks`: tiktoken's rank BPE and the proof that the seed's encoder computes it.
+- `Bpe.Unicode`: the cl100k_base and o200k_base pre-tokenizers over Unicode.
+- `Bpe.Exec`: the compiled code and the proofs that it returns what the spec returns.
+
+Start reading at `Bpe.Seed.Roundtrip` for the statements, or at `Bpe.Seed.Classify` to follow
+the seed in order.
 -/

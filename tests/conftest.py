@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT / "python") not in sys.path:
     sys.path.insert(0, str(ROOT / "python"))
 
-from verified_bpe import corpus  # noqa: E402
-from verified_bpe.corpus import read_text, stdlib_dir, stdlib_python_files  # noqa: E402, F401
+from verified_bpe.verify import corpus  # noqa: E402
+from verified_bpe.verify.corpus import read_text, stdlib_dir, stdlib_python_files  # noqa: E402
 
 # Offline machines: do not wait for tiktoken's download attempt more than a moment.
 os.environ.setdefault("VERIFIED_BPE_TIKTOKEN_TIMEOUT", "5")
@@ -145,7 +145,7 @@ def tally():
 
 # ---------------------------------------------------------------------------- corpora
 # ``read_text``, ``stdlib_dir`` and ``stdlib_python_files`` (imported above) come from
-# ``verified_bpe.corpus``; test modules import them from here.
+# ``verified_bpe.verify.corpus``; test modules import them from here.
 LOCALE_LANGS = ("ja", "zh_CN", "ko", "ru", "uk", "el", "ar", "he", "hi", "th", "vi", "de", "fr")
 LOCALE_DOMAINS = ("coreutils", "glib20", "gtk20", "apt", "iso_3166", "iso_639", "PackageKit")
 

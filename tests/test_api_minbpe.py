@@ -1,4 +1,4 @@
-"""``verified_bpe.minbpe``: minbpe's classes, the intent of minbpe's tests/test_tokenizer.py
+"""``verified_bpe.api.minbpe``: minbpe's classes, the intent of minbpe's tests/test_tokenizer.py
 (encode/decode identity, the Wikipedia example, GPT4Tokenizer equals tiktoken, save/load with
 special tokens), with tiktoken as the oracle for cl100k_base."""
 
@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from verified_bpe.errors import DisallowedSpecialTokenError
-from verified_bpe.minbpe import (
+from verified_bpe.api.minbpe import (
     GPT4_SPECIAL_TOKENS,
     BasicTokenizer,
     GPT4Tokenizer,
@@ -15,10 +14,11 @@ from verified_bpe.minbpe import (
     get_stats,
     merge,
 )
+from verified_bpe.errors import DisallowedSpecialTokenError
 
 tiktoken = pytest.importorskip("tiktoken")
 
-from verified_bpe.vocab import load_ranks, tiktoken_encoding  # noqa: E402
+from verified_bpe.engine.vocab import load_ranks, tiktoken_encoding  # noqa: E402
 
 SPECIALS = {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
             "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276}

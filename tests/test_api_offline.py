@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from verified_bpe import vocab
+from verified_bpe.engine import vocab
 from verified_bpe.errors import VocabularyNotFoundError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,12 +14,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import verified_bpe
-from verified_bpe import registry
+from verified_bpe.api import registry
 
 tiktoken = pytest.importorskip("tiktoken")
 import tiktoken.model  # noqa: E402, F811
 
-from verified_bpe.vocab import load_ranks, special_tokens, tiktoken_encoding  # noqa: E402
+from verified_bpe.engine.vocab import load_ranks, special_tokens, tiktoken_encoding  # noqa: E402
 
 NAMES = ("cl100k_base", "o200k_base")
 EOT = "<|endoftext|>"
@@ -581,7 +581,7 @@ def test_user_script_runs_unchanged(monkeypatch, tmp_path):
     import gzip
     import shutil
 
-    from verified_bpe.vocab import bundled_vocab_path, tiktoken_cache_path
+    from verified_bpe.engine.vocab import bundled_vocab_path, tiktoken_cache_path
 
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))
     for name in NAMES:

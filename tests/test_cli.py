@@ -15,7 +15,7 @@ import pytest
 
 tiktoken = pytest.importorskip("tiktoken")
 
-from verified_bpe.vocab import tiktoken_encoding  # noqa: E402
+from verified_bpe.engine.vocab import tiktoken_encoding  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ("cl100k_base", "o200k_base")
@@ -188,7 +188,7 @@ def test_bad_usage_exit_2(args):
 
 # ---------------------------------------------------------------------------- train
 def test_train_then_encode_decode_with_the_model(tmp_path, stdlib_corpus):
-    train = pytest.importorskip("verified_bpe.train")
+    train = pytest.importorskip("verified_bpe.api.train")
     text = stdlib_corpus[0][1][:20_000]
     src = tmp_path / "corpus.txt"
     src.write_text(text, encoding="utf-8")
@@ -213,7 +213,7 @@ def test_train_then_encode_decode_with_the_model(tmp_path, stdlib_corpus):
 
 
 def test_train_bad_model_file_exit_1(tmp_path):
-    pytest.importorskip("verified_bpe.train")
+    pytest.importorskip("verified_bpe.api.train")
     bad = tmp_path / "bad.model"
     bad.write_text("not a model\n", encoding="utf-8")
     assert_one_line_error(run("encode", "--model", str(bad), "x"), "bad.model")
@@ -223,7 +223,7 @@ def test_train_bad_model_file_exit_1(tmp_path):
 def test_encode_with_gguf_vocabulary(tmp_path):
     pytest.importorskip("gguf")
     from test_gguf import good_kv, oracle, write_gguf
-    from verified_bpe.patterns import LLAMA3_PATTERN
+    from verified_bpe.engine.patterns import LLAMA3_PATTERN
 
     path = write_gguf(tmp_path / "v.gguf", **good_kv())
     for text in TEXTS:

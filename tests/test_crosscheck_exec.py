@@ -1,5 +1,5 @@
 """Route 3 of the cross-check: Lean's compiler turns the spec's Unicode pre-tokenizers and the
-executable encoder (`Bpe.ExecPreTokenizeCode`, `Bpe.ExecCode`, proven equal to the spec by
+executable encoder (`Bpe.Exec.PreTokenizeCode`, `Bpe.Exec.Code`, proven equal to the spec by
 `Bpe.Exec.preTokenizeX_eq` and `Bpe.Exec.encodeWith_eq`) into IR, and the offline Lean's
 interpreter runs it (`#eval`) on the FULL `cl100k_base` and `o200k_base` tables and 10,000 raw
 texts per encoding; the ids must equal tiktoken's and the Python reference's. A smaller run
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from verified_bpe import exec_crosscheck as ec
+from verified_bpe.verify import exec_crosscheck as ec
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -63,7 +63,7 @@ def test_input_file_holds_the_tables_and_tiktokens_chunks(name):
 
 def test_generated_module_is_the_exec_code_verbatim(tmp_path):
     source = ec.render_module(tmp_path / "a.in", tmp_path / "a.out")
-    code = (REPO / "lean" / "Bpe" / "ExecCode.lean").read_text()
+    code = (REPO / "lean" / "Bpe" / "Exec" / "Code.lean").read_text()
     assert source.startswith(code)
     call = f'#eval Bpe.Exec.runFiles "{tmp_path}/a.in" "{tmp_path}/a.out"'
     assert source[len(code):].strip() == call
@@ -85,12 +85,13 @@ def test_raw_input_holds_each_texts_utf8_bytes():
 
 def test_split_module_is_its_sources_verbatim_in_import_order(tmp_path):
     sources = ec.split_sources()
-    names = [p.stem for p in sources]
-    for needed in ("ExecCode", "UnicodeTables", "PreTokenizeUnicode", "PreTokenizeCl100k",
-                   "PreTokenizeO200k", "ExecPreTokenizeCode"):
+    names = ["/".join(p.with_suffix("").parts[-2:]) for p in sources]
+    for needed in ("Exec/Code", "Unicode/Tables", "Unicode/PreTokenize", "Unicode/Cl100k",
+                   "Unicode/O200k", "Exec/PreTokenizeCode"):
         assert needed in names
-    assert names[-1] == "ExecPreTokenizeCode"
-    assert "Exec" not in names and "ExecPreTokenize" not in names  # no proofs of Exec needed
+    assert names[-1] == "Exec/PreTokenizeCode"
+    # no proofs of Exec needed
+    assert "Exec/Encode" not in names and "Exec/PreTokenize" not in names
     for name in ec.ENCODINGS:
         source = ec.render_split_module(name, tmp_path / "a.in", tmp_path / "a.out")
         pos = 0

@@ -1,4 +1,4 @@
-"""Route 3 from the rank file: the offline Lean's interpreter runs `Bpe.ExecRanks`, which reads
+"""Route 3 from the rank file: the offline Lean's interpreter runs `Bpe.Exec.Ranks`, which reads
 a `.tiktoken` file (base64 decoding, sorted key array with binary search, the merge recovery
 and byte shuffle of `Bpe.recoverMerges`/`Bpe.rankShuffle`), then encodes with the executable
 encoder. Lean's tables (written back) must equal the Python ones, its ids tiktoken's; a
@@ -6,7 +6,7 @@ corrupted line must stop the run with its line number.
 
 The fast tests check the generated files against independent oracles (Python's base64 and the
 vocabulary loader); the `lean`-marked tests run the offline Lean on a slice (the full tables
-are a command: `python -m verified_bpe.exec_crosscheck --from-ranks`, see README route 3).
+are a command: `python -m verified_bpe.verify.exec_crosscheck --from-ranks`, see README route 3).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from verified_bpe import exec_crosscheck as ec
+from verified_bpe.verify import exec_crosscheck as ec
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -26,8 +26,8 @@ N_RANKS, N_TEXTS = 3000, 100
 
 @pytest.mark.parametrize("name", ec.ENCODINGS)
 def test_rank_file_slice_is_the_published_table(name):
-    from verified_bpe.crosscheck import slice_ranks
-    from verified_bpe.vocab import load_ranks
+    from verified_bpe.engine.vocab import load_ranks
+    from verified_bpe.verify.crosscheck import slice_ranks
 
     data = ec.rank_file_bytes(name, 1000)
     parsed = {}
@@ -40,8 +40,8 @@ def test_rank_file_slice_is_the_published_table(name):
 
 def test_generated_module_carries_both_files_verbatim(tmp_path):
     source = ec.render_ranks_module(tmp_path / "r", tmp_path / "t", tmp_path / "o", None)
-    code = (REPO / "lean" / "Bpe" / "ExecCode.lean").read_text()
-    ranks = (REPO / "lean" / "Bpe" / "ExecRanks.lean").read_text()
+    code = (REPO / "lean" / "Bpe" / "Exec" / "Code.lean").read_text()
+    ranks = (REPO / "lean" / "Bpe" / "Exec" / "Ranks.lean").read_text()
     assert source.startswith(code)
     body = ranks[ranks.index("/-!"):]
     assert source[len(code):].strip().startswith(body.strip())

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 import regex
 
-from verified_bpe import crosscheck as cc
-from verified_bpe.patterns import CL100K_PATTERN_ORIGINAL
+from verified_bpe.engine.patterns import CL100K_PATTERN_ORIGINAL
+from verified_bpe.verify import crosscheck as cc
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -126,7 +126,7 @@ def test_module_ranks_are_the_slice_and_every_block_is_checked(name):
     """The `ranks` the module proves condition C for is the first 1,000 ranks of the
     vocabulary file, in rank order; every merge joins two of its tokens into a third; every
     block has its three kernel checks and is named in the assembled theorems."""
-    from verified_bpe.vocab import load_ranks
+    from verified_bpe.engine.vocab import load_ranks
 
     sl = cc.load_slice(name, 1000)
     source = cc.render_module(sl, [], ranks_ok=True)
@@ -158,7 +158,7 @@ def _key(token: bytes) -> int:
 
 
 def test_key_of_is_the_little_endian_number_and_injective():
-    from verified_bpe.spec.rank_tree import key_of
+    from verified_bpe.spec.ranks.tree import key_of
 
     rng = random.Random(5)
     tokens = {b"", b"\x00", b"\x00\x00", b"\x01", b"\xff", b"\x00\x01", b"\x01\x00"}

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from verified_bpe import exec_crosscheck as ec
+from verified_bpe.verify import exec_crosscheck as ec
 
 REPO = Path(__file__).resolve().parents[1]
 LAKE = shutil.which("lake")

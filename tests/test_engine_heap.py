@@ -25,9 +25,9 @@ from hypothesis import strategies as st
 
 tiktoken = pytest.importorskip("tiktoken")
 
-from verified_bpe.spec.encode import encode_chunk  # noqa: E402
-from verified_bpe.tokenizer import SpecTables, bpe_ranks, spec_tables  # noqa: E402
-from verified_bpe.vocab import load_ranks, tiktoken_encoding  # noqa: E402
+from verified_bpe.engine.tokenizer import SpecTables, bpe_ranks, spec_tables  # noqa: E402
+from verified_bpe.engine.vocab import load_ranks, tiktoken_encoding  # noqa: E402
+from verified_bpe.spec.seed.encode import encode_chunk  # noqa: E402
 
 NAMES = ("cl100k_base", "o200k_base")
 

@@ -23,10 +23,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import UNICODE_SNIPPETS, unicode_corpus  # noqa: E402
-from verified_bpe import tokenizer as tokenizer_module
-from verified_bpe.fast_split import ASCII_PATTERNS, Splitter, bmp_pattern
-from verified_bpe.patterns import GPT2_PATTERN, PATTERNS, pin_classes
-from verified_bpe.tokenizer import BLOCK_SAFE_PATTERNS, PieceCache, Tokenizer, text_blocks
+from verified_bpe.engine import tokenizer as tokenizer_module
+from verified_bpe.engine.fast_split import ASCII_PATTERNS, Splitter, bmp_pattern
+from verified_bpe.engine.patterns import GPT2_PATTERN, PATTERNS, pin_classes
+from verified_bpe.engine.tokenizer import BLOCK_SAFE_PATTERNS, PieceCache, Tokenizer, text_blocks
 
 ALL_PATTERNS = sorted(set(PATTERNS.values()) | BLOCK_SAFE_PATTERNS)
 BMP = [chr(c) for c in range(0x10000) if not 0xD800 <= c < 0xE000]
@@ -101,7 +101,7 @@ ASCII = [chr(c) for c in range(128)]
 
 
 def test_ascii_patterns_are_used_on_ascii_text_only():
-    from verified_bpe.patterns import O200K_PATTERN
+    from verified_bpe.engine.patterns import O200K_PATTERN
 
     assert O200K_PATTERN in ASCII_PATTERNS
     split = Splitter(O200K_PATTERN)
@@ -215,7 +215,7 @@ def test_gpt2_pattern_is_not_block_safe():
 @pytest.mark.parametrize("name", ("cl100k_base", "o200k_base"))
 def test_tokenizer_with_tiny_blocks_equals_tiktoken(name, monkeypatch, stdlib_corpus, tally):
     pytest.importorskip("tiktoken")
-    from verified_bpe.vocab import tiktoken_encoding
+    from verified_bpe.engine.vocab import tiktoken_encoding
 
     monkeypatch.setattr(tokenizer_module, "BLOCK_CHARS", 64)
     oracle = tiktoken_encoding(name)
@@ -230,7 +230,7 @@ def test_tokenizer_with_tiny_blocks_equals_tiktoken(name, monkeypatch, stdlib_co
 # ---------------------------------------------------------------------------- cache
 def test_piece_cache_is_bounded_and_equals_tiktoken():
     pytest.importorskip("tiktoken")
-    from verified_bpe.vocab import load_ranks, tiktoken_encoding
+    from verified_bpe.engine.vocab import load_ranks, tiktoken_encoding
 
     oracle = tiktoken_encoding("cl100k_base")
     cache = PieceCache(load_ranks("cl100k_base"), limit=3, max_piece=10)
@@ -244,7 +244,7 @@ def test_piece_cache_is_bounded_and_equals_tiktoken():
 def long_chunks(seed: int) -> list[bytes]:
     """Chunks around and above LONG_PIECE: random bytes, random vocabulary tokens glued
     together, runs of one unit, random letters, base64-like text."""
-    from verified_bpe.vocab import load_ranks
+    from verified_bpe.engine.vocab import load_ranks
 
     rng = random.Random(seed)
     tokens = list(load_ranks("cl100k_base"))
@@ -268,8 +268,8 @@ def test_bucket_and_heap_merges_equal_tiktoken(name, compact, monkeypatch, tally
     if compact:
         monkeypatch.setattr(tokenizer_module, "COMPACT_PIECE", 0)
         monkeypatch.setattr(tokenizer_module, "COMPACT_RANKS", 0)
-    from verified_bpe.tokenizer import bpe_ranks, bpe_ranks_buckets, bpe_ranks_heap
-    from verified_bpe.vocab import load_ranks, tiktoken_encoding
+    from verified_bpe.engine.tokenizer import bpe_ranks, bpe_ranks_buckets, bpe_ranks_heap
+    from verified_bpe.engine.vocab import load_ranks, tiktoken_encoding
 
     ranks = load_ranks(name)
     oracle = tiktoken_encoding(name)
@@ -287,7 +287,7 @@ def test_bucket_and_heap_merges_equal_tiktoken(name, compact, monkeypatch, tally
 def test_long_inputs_equal_tiktoken(name):
     """Whole texts made of one long piece (the benchmark's shapes, smaller)."""
     pytest.importorskip("tiktoken")
-    from verified_bpe.vocab import tiktoken_encoding
+    from verified_bpe.engine.vocab import tiktoken_encoding
 
     rng = random.Random(2)
     oracle = tiktoken_encoding(name)

@@ -27,7 +27,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import UNICODE_SNIPPETS
-from verified_bpe import cli, patterns
+from verified_bpe import cli
+from verified_bpe.api.train import BasicTokenizer, RegexTokenizer, load_tokenizer
+from verified_bpe.engine import patterns
 from verified_bpe.errors import (
     BpeError,
     MalformedModelError,
@@ -35,9 +37,8 @@ from verified_bpe.errors import (
     PatternTimeoutError,
     UnknownTokenError,
 )
-from verified_bpe.model_io import format_model, parse_model
-from verified_bpe.streaming import StreamingDecoder
-from verified_bpe.train import BasicTokenizer, RegexTokenizer, load_tokenizer
+from verified_bpe.formats.model_io import format_model, parse_model
+from verified_bpe.formats.streaming import StreamingDecoder
 
 CASE_SECONDS = 20.0
 
@@ -102,7 +103,7 @@ def valid_model_text() -> str:
 
 
 def tok_data(tok: BasicTokenizer):  # noqa: ANN201
-    from verified_bpe.model_io import ModelData
+    from verified_bpe.formats.model_io import ModelData
 
     return ModelData(tok.pattern, tok.special_tokens, tok.merges)
 
@@ -212,8 +213,8 @@ def test_fuzz_vocab_files_are_not_models(cut, flips, tmp_path, tally):
 
 @cache
 def _vocab_text(model_text: str) -> str:
-    from verified_bpe.model_io import format_vocab
-    from verified_bpe.spec.well_formed import build_vocab
+    from verified_bpe.formats.model_io import format_vocab
+    from verified_bpe.spec.seed.well_formed import build_vocab
 
     data = parse_model(model_text)
     return format_vocab(data.merges, build_vocab(data.merges), data.special_tokens)
@@ -249,7 +250,7 @@ def pattern_strings(draw: st.DrawFn) -> str:
 
 @cache
 def byte_ranks() -> dict[bytes, int]:
-    from verified_bpe.vocab import load_ranks
+    from verified_bpe.engine.vocab import load_ranks
 
     return {t: r for t, r in load_ranks("cl100k_base").items() if r < 2000}
 
@@ -260,7 +261,7 @@ def test_fuzz_patterns(pattern, text, total, tally):
     """Any pattern: PatternError at construction, PatternTimeoutError while splitting, or ids
     that decode to exactly the whole matches (the text itself when a catch-all branch is
     added)."""
-    from verified_bpe.tokenizer import Tokenizer
+    from verified_bpe.engine.tokenizer import Tokenizer
 
     if total:
         pattern = f"(?:{pattern})|[\\s\\S]"
@@ -302,7 +303,7 @@ def test_fuzz_train_with_patterns(pattern, text, size, tally):
 @cache
 def oracle_decoder() -> dict[int, bytes]:
     """A plain dict from tiktoken's rank file (plus cl100k's special tokens)."""
-    from verified_bpe.vocab import encoding_spec, load_ranks
+    from verified_bpe.engine.vocab import encoding_spec, load_ranks
 
     out = {rank: token for token, rank in load_ranks("cl100k_base").items()}
     out.update({i: t.encode() for t, i in encoding_spec("cl100k_base").special_tokens.items()})
@@ -311,7 +312,7 @@ def oracle_decoder() -> dict[int, bytes]:
 
 @cache
 def cl100k():  # noqa: ANN201
-    from verified_bpe.tokenizer import Tokenizer
+    from verified_bpe.engine.tokenizer import Tokenizer
 
     return Tokenizer.from_tiktoken("cl100k_base")
 
@@ -369,8 +370,8 @@ def test_fuzz_streaming_decoder(ids, tally):
 @cache
 def small_gguf(tmp: str) -> bytes:
     gguf = pytest.importorskip("gguf")
-    from verified_bpe.gguf_vocab import bytes_to_token_text
-    from verified_bpe.spec.decompose import recover_merges
+    from verified_bpe.formats.gguf_vocab import bytes_to_token_text
+    from verified_bpe.spec.seed.decompose import recover_merges
 
     ranks = {t: r for t, r in byte_ranks().items() if r < 400}
     by_id = {r: t for t, r in ranks.items()}
@@ -395,7 +396,7 @@ def small_gguf(tmp: str) -> bytes:
 def test_fuzz_gguf(data, tmp_path_factory, tally):
     """Mutations aimed at the structure: 8-byte counts and lengths set to huge or small
     values, bytes flipped in the header, cuts, garbage appended."""
-    from verified_bpe.gguf_vocab import tokenizer_from_gguf
+    from verified_bpe.formats.gguf_vocab import tokenizer_from_gguf
 
     raw = bytearray(small_gguf(str(tmp_path_factory.getbasetemp())))
     for _ in range(data.draw(st.integers(1, 3))):
@@ -479,7 +480,7 @@ def test_fuzz_cli(command, words, stdin, size, capsys, tmp_path, tally):
         assert out == (data if args.bytes else data.decode("utf-8", "replace").encode())
     elif command == "encode" and args.text is not None and not args.allowed_special:
         pytest.importorskip("tiktoken")
-        from verified_bpe.vocab import tiktoken_encoding
+        from verified_bpe.engine.vocab import tiktoken_encoding
 
         enc = tiktoken_encoding("cl100k_base")
         expected = enc.encode_ordinary(args.text) if args.ordinary else enc.encode(args.text)

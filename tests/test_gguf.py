@@ -15,8 +15,10 @@ from hypothesis import strategies as st
 gguf = pytest.importorskip("gguf")
 tiktoken = pytest.importorskip("tiktoken")
 
+from verified_bpe.engine.patterns import CL100K_PATTERN, GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN  # noqa: E402
+from verified_bpe.engine.vocab import load_ranks  # noqa: E402
 from verified_bpe.errors import BpeError, MalformedGgufError  # noqa: E402
-from verified_bpe.gguf_vocab import (  # noqa: E402
+from verified_bpe.formats.gguf_vocab import (  # noqa: E402
     bytes_to_token_text,
     bytes_to_unicode,
     pattern_for_pre,
@@ -25,14 +27,7 @@ from verified_bpe.gguf_vocab import (  # noqa: E402
     tokenizer_from_gguf,
     unicode_to_bytes,
 )
-from verified_bpe.patterns import (  # noqa: E402
-    CL100K_PATTERN,
-    GPT2_PATTERN,
-    LLAMA3_PATTERN,
-    O200K_PATTERN,
-)
-from verified_bpe.spec.decompose import recover_merges  # noqa: E402
-from verified_bpe.vocab import load_ranks  # noqa: E402
+from verified_bpe.spec.seed.decompose import recover_merges  # noqa: E402
 
 N_RANKS = 1000
 EOT = "<|endoftext|>"

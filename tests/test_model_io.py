@@ -1,5 +1,5 @@
-"""``.model`` / ``.vocab`` files and token rendering (``verified_bpe.model_io``, the
-``save``/``load`` methods of ``verified_bpe.train``).
+"""``.model`` / ``.vocab`` files and token rendering (``verified_bpe.formats.model_io``, the
+``save``/``load`` methods of ``verified_bpe.api.train``).
 
 Oracles: the file layout is re-parsed here by hand (minbpe's format: header, pattern, special
 count, special lines, one ``id0 id1`` line per merge numbered from 256); a save/load cycle
@@ -18,16 +18,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import read_text, stdlib_python_files
+from verified_bpe.api.train import BasicTokenizer, RegexTokenizer, load_tokenizer
+from verified_bpe.engine.patterns import GPT2_PATTERN
 from verified_bpe.errors import BpeError, MalformedModelError
-from verified_bpe.model_io import (
+from verified_bpe.formats.model_io import (
     ModelData,
     format_model,
     parse_model,
     read_model,
     render_token,
 )
-from verified_bpe.patterns import GPT2_PATTERN
-from verified_bpe.train import BasicTokenizer, RegexTokenizer, load_tokenizer
 
 SAMPLE = (
     "The quick brown fox jumps over the lazy dog. It's 2024, isn't it?\n"

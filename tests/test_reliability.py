@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from verified_bpe import cli
+from verified_bpe.api.train import RegexTokenizer, load_tokenizer
 from verified_bpe.errors import (
     BpeError,
     DisallowedSpecialTokenError,
@@ -29,7 +30,6 @@ from verified_bpe.errors import (
     PatternError,
     PatternTimeoutError,
 )
-from verified_bpe.train import RegexTokenizer, load_tokenizer
 
 ROOT = Path(__file__).resolve().parent.parent
 CAPTURE = r"'(s|t)|\w+| ?[^\w\s]+|\s+"
@@ -93,8 +93,8 @@ def trained() -> RegexTokenizer:
 @pytest.mark.parametrize("engine", ["fast", "spec"])
 def test_capturing_groups_split_whole_matches_as_tiktoken(pattern, engine):
     tiktoken = pytest.importorskip("tiktoken")
-    from verified_bpe.tokenizer import Tokenizer
-    from verified_bpe.vocab import load_ranks
+    from verified_bpe.engine.tokenizer import Tokenizer
+    from verified_bpe.engine.vocab import load_ranks
 
     ranks = {t: r for t, r in load_ranks("cl100k_base").items() if r < 3000}  # spec: quick
     oracle = tiktoken.Encoding("capture", pat_str=pattern, mergeable_ranks=ranks, special_tokens={})
@@ -106,8 +106,8 @@ def test_capturing_groups_split_whole_matches_as_tiktoken(pattern, engine):
 
 def test_capturing_groups_in_tiktoken_compatible_encoding():
     tiktoken = pytest.importorskip("tiktoken")
-    from verified_bpe.encoding import Encoding
-    from verified_bpe.vocab import load_ranks
+    from verified_bpe.api.encoding import Encoding
+    from verified_bpe.engine.vocab import load_ranks
 
     ranks = load_ranks("cl100k_base")
     ours = Encoding("capture", pat_str=CAPTURE, mergeable_ranks=ranks, special_tokens={})
@@ -155,11 +155,11 @@ def test_failed_train_leaves_tokenizer_unchanged(trained):
 def test_decode_bytes_refuses_non_int_ids(trained, bad, engine):
     """``True == 1`` and ``hash(1.0) == hash(1)``: a dict lookup would silently decode them as
     ids 1 and 104; each decoder must name the bad position instead."""
-    from verified_bpe.tokenizer import Tokenizer
+    from verified_bpe.engine.tokenizer import Tokenizer
 
     identity = Tokenizer.from_ranks({bytes([b]): b for b in range(256)}, CAPTURE, engine=engine)
     assert identity.decode_bytes([104, 105]) == b"hi"
-    from verified_bpe import minbpe
+    from verified_bpe.api import minbpe
 
     port = minbpe.RegexTokenizer()
     port.train("hello world, hello there " * 5, 260)
@@ -180,7 +180,7 @@ def test_register_special_tokens_refuses_non_int_ids(trained, bad):
         tok.register_special_tokens({"<|ok|>": 1000, "<|bad|>": bad})
     assert (dict(tok.special_tokens), tok.decode_bytes(range(270))) == before  # nothing added
     with pytest.raises(InvalidArgumentError):
-        from verified_bpe.tokenizer import Tokenizer
+        from verified_bpe.engine.tokenizer import Tokenizer
 
         Tokenizer.from_ranks({bytes([b]): b for b in range(256)}, CAPTURE, {"<|bad|>": bad})
 
@@ -258,7 +258,7 @@ def test_malformed_pattern_is_typed(tmp_path):
 
 
 def test_catastrophic_pattern_from_model_times_out(tmp_path, monkeypatch):
-    from verified_bpe import patterns
+    from verified_bpe.engine import patterns
 
     monkeypatch.setattr(patterns, "PATTERN_TIMEOUT_BASE", 0.3)
     path = write_model_text(tmp_path / "slow.model", CATASTROPHIC, [])
@@ -285,7 +285,7 @@ def test_catastrophic_pattern_cli_is_one_line(tmp_path):
 def test_fifo_is_refused_without_hanging(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    from verified_bpe.gguf_vocab import read_gguf_vocab
+    from verified_bpe.formats.gguf_vocab import read_gguf_vocab
 
     for reader in (read_gguf_vocab, load_tokenizer):
         with pytest.raises(NotRegularFileError) as info:
@@ -294,7 +294,7 @@ def test_fifo_is_refused_without_hanging(tmp_path):
 
 
 def test_dev_null_as_gguf_and_model_names_the_file():
-    from verified_bpe.gguf_vocab import read_gguf_vocab
+    from verified_bpe.formats.gguf_vocab import read_gguf_vocab
 
     for reader in (read_gguf_vocab, load_tokenizer):
         with pytest.raises(NotRegularFileError, match="/dev/null"):
@@ -303,7 +303,7 @@ def test_dev_null_as_gguf_and_model_names_the_file():
 
 
 def test_missing_gguf_names_the_file(tmp_path):
-    from verified_bpe.gguf_vocab import read_gguf_vocab
+    from verified_bpe.formats.gguf_vocab import read_gguf_vocab
 
     with pytest.raises(OSError) as info:
         read_gguf_vocab(tmp_path / "nope.gguf")

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verified_bpe.spec import build_vocab as bv
-from verified_bpe.spec.decompose import recover_merges
-from verified_bpe.spec.well_formed import base_vocab, build_vocab, check_well_formed
+from verified_bpe.spec.seed import build_vocab as bv
+from verified_bpe.spec.seed.decompose import recover_merges
+from verified_bpe.spec.seed.well_formed import base_vocab, build_vocab, check_well_formed
 
 IDENTITY = list(range(256))
 
@@ -70,7 +70,7 @@ def test_defined_below():
 
 @pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
 def test_real_rank_tables_are_numbered(name):
-    from verified_bpe.vocab import load_ranks
+    from verified_bpe.engine.vocab import load_ranks
 
     ranks = load_ranks(name)
     merges = recover_merges(ranks)

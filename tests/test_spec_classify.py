@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import regex
 
-from verified_bpe.spec import classify as c
+from verified_bpe.spec.seed import classify as c
 
 ASCII = range(128)
 

@@ -6,14 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from verified_bpe.engine.vocab import encoding_spec, load_ranks
 from verified_bpe.errors import MalformedVocabError
-from verified_bpe.spec.decompose import (
+from verified_bpe.spec.seed.decompose import (
     decompose_token,
     lemma_decompose_fuel_sufficient,
     lemma_decompose_roundtrip,
     recover_merges,
 )
-from verified_bpe.vocab import encoding_spec, load_ranks
 
 TOY = {b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"bc": 4, b"abc": 5}
 
@@ -80,7 +80,7 @@ def test_recover_merges_real_vocab(name):
 
 
 def test_allowed_rank():
-    from verified_bpe.spec.decompose import allowed_rank
+    from verified_bpe.spec.seed.decompose import allowed_rank
 
     assert allowed_rank(TOY, None, b"ab") == 3
     assert allowed_rank(TOY, 4, b"ab") == 3
@@ -89,7 +89,7 @@ def test_allowed_rank():
 
 
 def test_best_pair_index_and_merge_at():
-    from verified_bpe.spec.decompose import best_pair_index, decompose_loop, merge_at
+    from verified_bpe.spec.seed.decompose import best_pair_index, decompose_loop, merge_at
 
     parts = [b"a", b"b", b"c"]
     assert best_pair_index(TOY, None, 0, parts) == (0, 3)

@@ -7,13 +7,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from verified_bpe.engine.patterns import CL100K_PATTERN, O200K_PATTERN, pre_tokenize_regex
 from verified_bpe.errors import InvalidUtf8Error, NonAsciiError, UnknownTokenError
-from verified_bpe.patterns import CL100K_PATTERN, O200K_PATTERN, pre_tokenize_regex
-from verified_bpe.spec import encode as enc
-from verified_bpe.spec import roundtrip
-from verified_bpe.spec.pretokenize import pre_tokenize_ascii
-from verified_bpe.spec.shuffle import invert_shuffle
-from verified_bpe.spec.well_formed import build_vocab, check_well_formed
+from verified_bpe.spec.seed import encode as enc
+from verified_bpe.spec.seed import roundtrip
+from verified_bpe.spec.seed.pretokenize import pre_tokenize_ascii
+from verified_bpe.spec.seed.shuffle import invert_shuffle
+from verified_bpe.spec.seed.well_formed import build_vocab, check_well_formed
 
 IDENTITY = list(range(256))
 MERGES = {(97, 98): 256, (256, 99): 257, (32, 257): 258}

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from verified_bpe.errors import BpeError, UnknownTokenError
-from verified_bpe.spec.merge import (
+from verified_bpe.spec.seed.merge import (
     decode_bytes,
     get_stats,
     lemma_decode_bytes_append,
@@ -94,7 +94,7 @@ def test_lemma_1_needs_its_hypothesis():
 
 
 def test_lemma_1_check_detects_a_broken_merge(monkeypatch):
-    from verified_bpe.spec import merge as merge_module
+    from verified_bpe.spec.seed import merge as merge_module
 
     monkeypatch.setattr(merge_module, "merge", lambda ids, pair, idx: list(ids)[1:])
     vocab = {0: b"a", 1: b"b", 2: b"ab"}
@@ -119,7 +119,7 @@ def test_lemma_6_decode_bytes_append(vocab, xs, ys):
 
 
 def test_lemma_6_check_detects_a_broken_decode(monkeypatch):
-    from verified_bpe.spec import merge as merge_module
+    from verified_bpe.spec.seed import merge as merge_module
 
     original = merge_module.decode_bytes
     monkeypatch.setattr(merge_module, "decode_bytes", lambda v, ids: original(v, list(ids)[:1]))
@@ -127,7 +127,7 @@ def test_lemma_6_check_detects_a_broken_decode(monkeypatch):
 
 
 def test_adjacent_pairs_and_bump_count():
-    from verified_bpe.spec.merge import adjacent_pairs, bump_count
+    from verified_bpe.spec.seed.merge import adjacent_pairs, bump_count
 
     assert adjacent_pairs([1, 2, 3]) == [(1, 2), (2, 3)]
     assert adjacent_pairs([1]) == [] and adjacent_pairs([]) == []
@@ -137,7 +137,7 @@ def test_adjacent_pairs_and_bump_count():
 
 
 def test_best_merge():
-    from verified_bpe.spec.merge import best_merge
+    from verified_bpe.spec.seed.merge import best_merge
 
     merges = {(1, 2): 300, (2, 3): 299, (3, 4): 299}
     assert best_merge(merges, {(1, 2): 5, (2, 3): 1}) == ((2, 3), 299)
@@ -157,7 +157,7 @@ def test_lemma_1_option_semantics():
 
 @given(st.lists(st.integers(0, 3), max_size=30), st.integers(0, 3), st.integers(0, 3))
 def test_length_merge_le(ids, a, b):
-    from verified_bpe.spec.merge import lemma_length_merge_le
+    from verified_bpe.spec.seed.merge import lemma_length_merge_le
 
     merged = merge(ids, (a, b), 9)
     assert len(merged) == len(ids) - merged.count(9)

@@ -13,10 +13,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import UNICODE_SNIPPETS
-from verified_bpe import patterns
-from verified_bpe.spec import classify, pretokenize
-from verified_bpe.spec.pretokenize import lemma_pre_tokenize_partition, pre_tokenize_ascii
-from verified_bpe.spec.pretokenize_o200k import pre_tokenize_o200k
+from verified_bpe.engine import patterns
+from verified_bpe.spec.seed import classify, pretokenize
+from verified_bpe.spec.seed.pretokenize import lemma_pre_tokenize_partition, pre_tokenize_ascii
+from verified_bpe.spec.unicode.o200k import pre_tokenize_o200k
 
 ALL_ASCII = "".join(chr(b) for b in range(128))
 # Alphabets: every branch, every contraction letter in both cases, the control bytes that the

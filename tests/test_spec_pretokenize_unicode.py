@@ -1,4 +1,4 @@
-"""The Unicode pre-tokenizers (mirror of ``Bpe.PreTokenizeCl100k`` / ``Bpe.PreTokenizeO200k``)
+"""The Unicode pre-tokenizers (mirror of ``Bpe.Unicode.Cl100k`` / ``Bpe.Unicode.O200k``)
 against two independent oracles:
 
 * the patterns tiktoken ships, run by the ``regex`` module with every ``\\p{..}``/``\\s``
@@ -8,7 +8,7 @@ against two independent oracles:
 * tiktoken itself (token ids through the spec engine, which uses the mirror for all text).
 
 The exhaustive scan over every code point is a command, not a test:
-``python -m verified_bpe.unicode_gen --scan --engine spec`` (README); here a sample.
+``python -m verified_bpe.verify.unicode_gen --scan --engine spec`` (README); here a sample.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import UNICODE_SNIPPETS
-from verified_bpe.patterns import CL100K_PATTERN, O200K_PATTERN
-from verified_bpe.spec import pretokenize_unicode as pu
-from verified_bpe.spec import unicode_tables as tables
-from verified_bpe.spec.pretokenize_cl100k import pre_tokenize_cl100k
-from verified_bpe.spec.pretokenize_o200k import pre_tokenize_o200k
+from verified_bpe.engine.patterns import CL100K_PATTERN, O200K_PATTERN
+from verified_bpe.spec.unicode import pretokenize as pu
+from verified_bpe.spec.unicode import tables as tables
+from verified_bpe.spec.unicode.cl100k import pre_tokenize_cl100k
+from verified_bpe.spec.unicode.o200k import pre_tokenize_o200k
 
 SPLITTERS = {"cl100k_base": pre_tokenize_cl100k, "o200k_base": pre_tokenize_o200k}
 PATTERNS = {"cl100k_base": CL100K_PATTERN, "o200k_base": O200K_PATTERN}
@@ -168,10 +168,10 @@ def test_cl100k_end_ws_branch():
 def test_encoders_equal_tiktoken_and_roundtrip(name):
     """``Bpe.Encoders``: the encoders give tiktoken's ids and decode back (real tables)."""
     pytest.importorskip("tiktoken")
-    from verified_bpe.spec import encoders
-    from verified_bpe.spec.encode import decode
-    from verified_bpe.tokenizer import _named_spec_tables
-    from verified_bpe.vocab import tiktoken_encoding
+    from verified_bpe.engine.tokenizer import _named_spec_tables
+    from verified_bpe.engine.vocab import tiktoken_encoding
+    from verified_bpe.spec.seed.encode import decode
+    from verified_bpe.spec.unicode import encoders
 
     t = _named_spec_tables(name)
     encode = encoders.encode_cl100k if name == "cl100k_base" else encoders.encode_o200k

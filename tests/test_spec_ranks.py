@@ -1,4 +1,4 @@
-"""Bpe.Ranks and Bpe.RanksCheck: tiktoken's rank-based merging, the recovered tables, and the
+"""Bpe.Ranks and Bpe.Ranks.Check: tiktoken's rank-based merging, the recovered tables, and the
 checker of condition C (on the full published tables, and on one counterexample per field).
 
 Oracles: tiktoken (the real encoder), brute-force evaluation of condition C from its
@@ -10,9 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verified_bpe.spec.decompose import decompose_token
-from verified_bpe.spec.encode import encode_chunk
-from verified_bpe.spec.ranks import (
+from verified_bpe.engine.vocab import encoding_spec, load_ranks
+from verified_bpe.spec.ranks.basic import (
     byte_pair_merge,
     encode_piece_ranks,
     lemma_byte_pair_merge_fuel_sufficient,
@@ -23,8 +22,9 @@ from verified_bpe.spec.ranks import (
     recover_merges,
     theorem_byte_pair_merge_eq_decompose_token,
 )
-from verified_bpe.spec.ranks_check import check_ranks
-from verified_bpe.vocab import encoding_spec, load_ranks
+from verified_bpe.spec.ranks.check import check_ranks
+from verified_bpe.spec.seed.decompose import decompose_token
+from verified_bpe.spec.seed.encode import encode_chunk
 
 BYTES = {bytes([b]): b for b in range(256)}
 A, B, C, D = (ord(c) for c in "abcd")

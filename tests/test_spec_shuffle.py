@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from verified_bpe.errors import MalformedVocabError
-from verified_bpe.spec.shuffle import (
+from verified_bpe.spec.seed.shuffle import (
     byte_shuffle_from_ranks,
     invert_shuffle,
     is_bijective,
@@ -48,7 +48,7 @@ def test_non_bijective_shuffle_search_semantics():
 
 
 def test_lemma_2_check_detects_a_broken_inverse(monkeypatch):
-    from verified_bpe.spec import shuffle as shuffle_module
+    from verified_bpe.spec.seed import shuffle as shuffle_module
 
     monkeypatch.setattr(shuffle_module, "invert_shuffle", lambda s: list(range(256)))
     rotation = [(b + 1) % 256 for b in range(256)]
@@ -57,7 +57,7 @@ def test_lemma_2_check_detects_a_broken_inverse(monkeypatch):
 
 @pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
 def test_byte_shuffle_of_real_vocab_matches_tiktoken(name):
-    from verified_bpe.vocab import load_ranks, tiktoken_encoding
+    from verified_bpe.engine.vocab import load_ranks, tiktoken_encoding
 
     pytest.importorskip("tiktoken")
     oracle = tiktoken_encoding(name)

@@ -8,10 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from verified_bpe.errors import MalformedVocabError
-from verified_bpe.spec import check
-from verified_bpe.spec.decompose import recover_merges
-from verified_bpe.spec.shuffle import byte_shuffle_from_ranks, invert_shuffle
-from verified_bpe.spec.well_formed import WellFormedResult, build_vocab, check_well_formed
+from verified_bpe.spec.seed import check
+from verified_bpe.spec.seed.decompose import recover_merges
+from verified_bpe.spec.seed.shuffle import byte_shuffle_from_ranks, invert_shuffle
+from verified_bpe.spec.seed.well_formed import WellFormedResult, build_vocab, check_well_formed
 
 IDENTITY = list(range(256))
 MERGES = {(97, 98): 256, (256, 99): 257, (32, 257): 258}
@@ -106,7 +106,7 @@ def test_shuffle_bijection():
 @pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
 def test_real_vocab_is_well_formed_and_matches_tiktoken(name):
     pytest.importorskip("tiktoken")
-    from verified_bpe.vocab import load_ranks, tiktoken_encoding
+    from verified_bpe.engine.vocab import load_ranks, tiktoken_encoding
 
     ranks = load_ranks(name)
     merges = recover_merges(ranks)
@@ -122,7 +122,7 @@ def test_real_vocab_is_well_formed_and_matches_tiktoken(name):
 
 
 def test_base_vocab():
-    from verified_bpe.spec.well_formed import base_vocab
+    from verified_bpe.spec.seed.well_formed import base_vocab
 
     vocab = base_vocab()
     assert sorted(vocab) == list(range(256))
@@ -130,7 +130,7 @@ def test_base_vocab():
 
 
 def test_well_formed_shuffle_cancel():
-    from verified_bpe.spec.well_formed import well_formed_shuffle_cancel
+    from verified_bpe.spec.seed.well_formed import well_formed_shuffle_cancel
 
     assert well_formed_shuffle_cancel([(b + 7) % 256 for b in range(256)])
     assert well_formed_shuffle_cancel([0] * 256)  # vacuous
@@ -151,7 +151,7 @@ BROKEN_CASES = {
 
 @pytest.mark.parametrize("case", list(BROKEN_CASES))
 def test_boolean_checker_agrees(case):
-    from verified_bpe.spec import check
+    from verified_bpe.spec.seed import check
 
     merges, vocab, shuffle = BROKEN_CASES[case](MERGES, build_vocab(MERGES), IDENTITY)
     expected = case == "ok"
@@ -160,7 +160,7 @@ def test_boolean_checker_agrees(case):
 
 
 def test_boolean_checker_parts():
-    from verified_bpe.spec import check
+    from verified_bpe.spec.seed import check
 
     vocab = build_vocab(MERGES)
     assert check.check_base_tokens(vocab)

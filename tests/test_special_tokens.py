@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 tiktoken = pytest.importorskip("tiktoken")
 
+from verified_bpe.engine.tokenizer import Tokenizer  # noqa: E402
+from verified_bpe.engine.vocab import special_tokens, tiktoken_encoding  # noqa: E402
 from verified_bpe.errors import DisallowedSpecialTokenError  # noqa: E402
-from verified_bpe.tokenizer import Tokenizer  # noqa: E402
-from verified_bpe.vocab import special_tokens, tiktoken_encoding  # noqa: E402
 
 NAMES = ("cl100k_base", "o200k_base")
 ENGINES = ("fast", "spec")

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from verified_bpe.engine.tokenizer import Tokenizer
+from verified_bpe.engine.vocab import load_ranks, tiktoken_encoding
 from verified_bpe.errors import UnknownTokenError
-from verified_bpe.streaming import StreamingDecoder, is_incomplete_sequence, stream_decode
-from verified_bpe.tokenizer import Tokenizer
-from verified_bpe.vocab import load_ranks, tiktoken_encoding
+from verified_bpe.formats.streaming import StreamingDecoder, is_incomplete_sequence, stream_decode
 
 NAMES = ("cl100k_base", "o200k_base")
 

@@ -1,16 +1,16 @@
-"""verified_bpe.tokenizer: the user-facing API (tiktoken semantics), both engines, against
+"""verified_bpe.engine.tokenizer: the user-facing API (tiktoken semantics), both engines, against
 the tiktoken oracle built offline from the same ranks."""
 
 from __future__ import annotations
 
 import pytest
 
+from verified_bpe.engine.tokenizer import Tokenizer, bpe_ranks
 from verified_bpe.errors import BpeError, DisallowedSpecialTokenError, UnknownTokenError
-from verified_bpe.tokenizer import Tokenizer, bpe_ranks
 
 tiktoken = pytest.importorskip("tiktoken")
 
-from verified_bpe.vocab import load_ranks, tiktoken_encoding  # noqa: E402
+from verified_bpe.engine.vocab import load_ranks, tiktoken_encoding  # noqa: E402
 
 ENGINES = ("fast", "spec")
 NAMES = ("cl100k_base", "o200k_base")
@@ -151,7 +151,7 @@ def test_bpe_ranks_examples():
 
 
 def test_fast_cache_is_bounded(monkeypatch):
-    from verified_bpe import tokenizer as module
+    from verified_bpe.engine import tokenizer as module
 
     monkeypatch.setattr(module, "_CACHE_LIMIT", 3)
     tok = Tokenizer.from_tiktoken("cl100k_base", engine="fast")
@@ -162,7 +162,7 @@ def test_fast_cache_is_bounded(monkeypatch):
 
 @pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
 def test_spec_engine_uses_the_state_machine_for_all_text(monkeypatch, name):
-    from verified_bpe import tokenizer as module
+    from verified_bpe.engine import tokenizer as module
 
     calls = []
     original = module.SPEC_PRE_TOKENIZERS[name]

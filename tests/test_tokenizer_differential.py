@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 tiktoken = pytest.importorskip("tiktoken")
 
 from conftest import UNICODE_SNIPPETS  # noqa: E402
-from verified_bpe.tokenizer import Tokenizer  # noqa: E402
-from verified_bpe.vocab import tiktoken_encoding  # noqa: E402
+from verified_bpe.engine.tokenizer import Tokenizer  # noqa: E402
+from verified_bpe.engine.vocab import tiktoken_encoding  # noqa: E402
 
 NAMES = ("cl100k_base", "o200k_base")
 ENGINES = ("fast", "spec")
@@ -166,14 +166,14 @@ def test_corpus_lines_vs_tiktoken(name, stdlib_corpus, non_english_corpus, tally
 
 # ------------------------------------------- tiktoken's algorithm as written in the Lean spec
 # `Bpe.Ranks.encodeRanksWith` (rank-based byte-pair merging, one pair per step, with the
-# whole-piece shortcut), mirrored by `verified_bpe.spec.ranks`, is one more oracle: with the
+# whole-piece shortcut), mirrored by `verified_bpe.spec.ranks.basic`, is one more oracle: with the
 # official pre-tokenizer it must give tiktoken's ids.
 
 
 def _encode_ranks(name: str, text: str) -> list[int] | None:
-    from verified_bpe.patterns import pre_tokenize_regex
-    from verified_bpe.spec.ranks import encode_ranks_with
-    from verified_bpe.vocab import encoding_spec, load_ranks
+    from verified_bpe.engine.patterns import pre_tokenize_regex
+    from verified_bpe.engine.vocab import encoding_spec, load_ranks
+    from verified_bpe.spec.ranks.basic import encode_ranks_with
 
     pattern = encoding_spec(name).pattern
     return encode_ranks_with(

@@ -1,4 +1,4 @@
-"""Training (``verified_bpe.train``) against independent oracles.
+"""Training (``verified_bpe.api.train``) against independent oracles.
 
 * ``naive_train`` below: minbpe's textbook loop, written here from scratch (recount every pair
   of every chunk at every step, ``max`` over a dict filled in text order, replace left to
@@ -21,9 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import read_text, stdlib_python_files, unicode_corpus
+from verified_bpe.api.train import BasicTokenizer, RegexTokenizer, train_merges
+from verified_bpe.engine.patterns import CL100K_PATTERN, PATTERNS, pre_tokenize_regex
 from verified_bpe.errors import DisallowedSpecialTokenError, MalformedVocabError
-from verified_bpe.patterns import CL100K_PATTERN, PATTERNS, pre_tokenize_regex
-from verified_bpe.train import BasicTokenizer, RegexTokenizer, train_merges
 
 tiktoken = pytest.importorskip("tiktoken")
 

@@ -1,4 +1,4 @@
-"""verified_bpe.vocab: the .tiktoken parser, hash checks, the loader's fallback, and the
+"""verified_bpe.engine.vocab: the .tiktoken parser, hash checks, the loader's fallback, and the
 published facts (patterns, special tokens, hashes) against tiktoken_ext's source."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from verified_bpe import vocab
+from verified_bpe.engine import vocab
+from verified_bpe.engine.patterns import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
 from verified_bpe.errors import BpeError, MalformedVocabError
-from verified_bpe.patterns import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
 
 
 def test_parse_example():

@@ -1,15 +1,15 @@
 module
 
-public import Bpe.PreTokenizeCl100k
-public import Bpe.PreTokenizeO200k
-public import Bpe.Utf8
+public import Bpe.Unicode.Cl100k
+public import Bpe.Unicode.O200k
+public import Bpe.Seed.Utf8
 
 /-!
 # Unicode pre-tokenizers: sanity checks by kernel evaluation
 
 Each `example` is checked by `decide +kernel`: the kernel runs `preTokenizeCl100k` or
 `preTokenizeO200k` on the UTF-8 bytes of a text (class lookups are searches in the balanced
-range trees of `Bpe.UnicodeTables`; no code point is enumerated). The expected chunks were
+range trees of `Bpe.Unicode.Tables`; no code point is enumerated). The expected chunks were
 produced by tiktoken's patterns run by Python's `regex` module with every `\p{..}` and `\s`
 replaced by the ranges of the pinned tables (the oracle of
 `tests/test_spec_pretokenize_unicode.py`, which also re-checks every expectation written here),

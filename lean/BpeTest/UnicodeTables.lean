@@ -1,12 +1,12 @@
 module
 
-public import Bpe.UnicodeTables
+public import Bpe.Unicode.Tables
 
 /-!
 # Kernel evaluation of the Unicode class lookups
 
 Each `example` is checked by `decide +kernel`: the kernel walks the generated trees of
-`Bpe.UnicodeTables` (no code point is enumerated). The expected answers are tiktoken 0.14's
+`Bpe.Unicode.Tables` (no code point is enumerated). The expected answers are tiktoken 0.14's
 (its engine matching the class alone against the one character), not this project's tables;
 U+0CDC and U+323B0 are letters for the `regex` module's newer tables but not for tiktoken.
 -/

@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Protocol
 
-from . import validate
+from .engine import validate
 from .errors import BpeError, DisallowedSpecialTokenError, InvalidArgumentError, InvalidUtf8Error
 
 ENCODINGS = ("cl100k_base", "o200k_base")
@@ -100,23 +100,23 @@ def iter_stdin_ids(stdin: IO[bytes]) -> Iterator[int]:
 def load_codec(args: argparse.Namespace) -> Any:
     """The tokenizer chosen by ``--encoding`` / ``--gguf`` / ``--model``."""
     if args.gguf is not None:
-        from .gguf_vocab import tokenizer_from_gguf
+        from .formats.gguf_vocab import tokenizer_from_gguf
 
         return tokenizer_from_gguf(args.gguf, engine=args.engine)
     if args.model is not None:
-        from .train import load_tokenizer
+        from .api.train import load_tokenizer
 
         return load_tokenizer(args.model)
-    from .tokenizer import Tokenizer
+    from .engine.tokenizer import Tokenizer
 
     return Tokenizer.from_tiktoken(args.encoding, engine=args.engine)
 
 
 def encode_with(codec: Any, text: str, allowed: list[str] | None, ordinary: bool) -> list[int]:
-    """Encode with tiktoken's rules (:class:`~verified_bpe.tokenizer.Tokenizer`) or minbpe's
+    """Encode with tiktoken's rules (:class:`~verified_bpe.engine.tokenizer.Tokenizer`) or minbpe's
     (a trained model): ``allowed`` is ``None`` (special-token text is an error), ``["all"]``
     or a list of tokens; ``ordinary`` encodes special-token text as text."""
-    from .tokenizer import Tokenizer
+    from .engine.tokenizer import Tokenizer
 
     if ordinary:
         return list(codec.encode_ordinary(text))
@@ -143,7 +143,7 @@ def cmd_encode(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) ->
 def cmd_decode(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) -> int:
     codec = load_codec(args)
     if args.stream:
-        from .streaming import StreamingDecoder
+        from .formats.streaming import StreamingDecoder
 
         decoder = StreamingDecoder(codec)
         source = iter(parse_ids(args.ids)) if args.ids else iter_stdin_ids(stdin)
@@ -167,8 +167,8 @@ def cmd_decode(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) ->
 
 
 def cmd_train(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) -> int:
+    from .api.train import RegexTokenizer
     from .errors import PatternError
-    from .train import RegexTokenizer
 
     text = read_input_text(args.text, args.file, stdin)
     try:

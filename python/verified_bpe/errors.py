@@ -135,7 +135,7 @@ class PatternError(BpeError):
 
 class PatternTimeoutError(PatternError):
     """Splitting a text with a pattern that is not one of the package's own took longer than
-    its budget (:func:`verified_bpe.patterns.pattern_timeout`): catastrophic backtracking,
+    its budget (:func:`verified_bpe.engine.patterns.pattern_timeout`): catastrophic backtracking,
     e.g. ``\\w*\\w*\\w*X|.``.  ``pattern``, ``timeout`` (seconds) and ``n_chars`` (length of
     the text) say what was tried."""
 

@@ -1,34 +1,39 @@
-"""Executable mirror of the Lean spec (``lean/Bpe/*.lean``).
+"""Executable mirror of the Lean spec (``lean/Bpe/``), in the same layer folders.
 
 One module per Lean file, the same definitions in the same order, snake_case of the Lean
-names.  In docstrings, ``Lean: Bpe.Merge.merge`` means the definition ``merge`` of the Lean
-module ``Bpe.Merge`` (file ``lean/Bpe/Merge.lean``; all Lean definitions live in namespace
-``Bpe``, so its full Lean name is ``Bpe.merge``).
+names: ``lean/Bpe/<Layer>/<Module>.lean`` is ``verified_bpe.spec.<layer>.<module>``.  In
+docstrings, ``Lean: Bpe.Seed.Merge.merge`` means the definition ``merge`` of the Lean module
+``Bpe.Seed.Merge`` (file ``lean/Bpe/Seed/Merge.lean``; the Lean definitions live in namespace
+``Bpe``, so its full Lean name is ``Bpe.merge``).  ``tests/test_spec_mirror.py`` checks the
+correspondence for every module.
 
-==================  =====================  ==========================================
-Lean module         Python module          notes
-==================  =====================  ==========================================
-``Bpe.Classify``    :mod:`.classify`
-``Bpe.PreTokenize`` :mod:`.pretokenize`    the seed's ASCII machine; ``rest`` = ``data[i:]``
-``Bpe.PreTokenizeUnicode`` :mod:`.pretokenize_unicode`  UTF-8 units, shared branches
-``Bpe.PreTokenizeCl100k``  :mod:`.pretokenize_cl100k`   cl100k_base over Unicode
-``Bpe.PreTokenizeO200k``   :mod:`.pretokenize_o200k`    o200k_base over Unicode
-``Bpe.UnicodeTables``      :mod:`.unicode_tables`       generated (``unicode_gen``)
-``Bpe.Encoders``           :mod:`.encoders`             ``encode_cl100k``, ``encode_o200k``
-``Bpe.Merge``       :mod:`.merge`
-``Bpe.Decompose``   :mod:`.decompose`      ``recover_merges``: Python only
-``Bpe.Shuffle``     :mod:`.shuffle`        ``byte_shuffle_from_ranks``: Python only
-``Bpe.WellFormed``  :mod:`.well_formed`
-``Bpe.BuildVocab``  :mod:`.build_vocab`     Lemma 5
-``Bpe.Utf8``        :mod:`.utf8`
-``Bpe.Encode``      :mod:`.encode`         ``encode`` rejects non-ASCII text
-``Bpe.Roundtrip``   :mod:`.roundtrip`      theorems as executable checks
-``Bpe.Check``       :mod:`.check`
-``Bpe.RangeTree``   :mod:`.range_tree`     binary search over the ranges = Lean's tree walk
-``Bpe.Ranks``       :mod:`.ranks`          tiktoken's rank-based merging; ``ranks_ok``
-``Bpe.RanksCheck``  :mod:`.ranks_check`    ``check_ranks``; also takes a list of pairs
-``Bpe.RankTree``    :mod:`.rank_tree`      the search tree the cross-check writes
-==================  =====================  ==========================================
+=======================  ================================  =====================================
+Lean module              Python module                     notes
+=======================  ================================  =====================================
+**Seed** (seed 000)
+``Bpe.Seed.Classify``    :mod:`.seed.classify`
+``Bpe.Seed.PreTokenize`` :mod:`.seed.pretokenize`          the seed's ASCII machine
+``Bpe.Seed.Merge``       :mod:`.seed.merge`
+``Bpe.Seed.Decompose``   :mod:`.seed.decompose`            ``recover_merges``: Python only
+``Bpe.Seed.Shuffle``     :mod:`.seed.shuffle`              ``byte_shuffle_from_ranks``: Python only
+``Bpe.Seed.WellFormed``  :mod:`.seed.well_formed`
+``Bpe.Seed.BuildVocab``  :mod:`.seed.build_vocab`          Lemma 5
+``Bpe.Seed.Utf8``        :mod:`.seed.utf8`
+``Bpe.Seed.Encode``      :mod:`.seed.encode`               ``encode`` rejects non-ASCII text
+``Bpe.Seed.Roundtrip``   :mod:`.seed.roundtrip`            theorems as executable checks
+``Bpe.Seed.Check``       :mod:`.seed.check`
+**Ranks** (tiktoken)
+``Bpe.Ranks.Basic``      :mod:`.ranks.basic`               rank-based merging; ``ranks_ok``
+``Bpe.Ranks.Check``      :mod:`.ranks.check`               ``check_ranks``; also takes pairs
+``Bpe.Ranks.Tree``       :mod:`.ranks.tree`                the search tree the cross-check writes
+**Unicode**
+``Bpe.Unicode.RangeTree``    :mod:`.unicode.range_tree`    binary search = Lean's tree walk
+``Bpe.Unicode.Tables``       :mod:`.unicode.tables`        generated (``verify.unicode_gen``)
+``Bpe.Unicode.PreTokenize``  :mod:`.unicode.pretokenize`   UTF-8 units, shared branches
+``Bpe.Unicode.Cl100k``       :mod:`.unicode.cl100k`        cl100k_base over Unicode
+``Bpe.Unicode.O200k``        :mod:`.unicode.o200k`         o200k_base over Unicode
+``Bpe.Unicode.Encoders``     :mod:`.unicode.encoders`      ``encode_cl100k``, ``encode_o200k``
+=======================  ================================  =====================================
 
 Representation: a byte is an ``int`` in ``0..255`` (Lean ``UInt8``); a byte string is
 ``bytes`` (Lean ``List UInt8``); a merge table is a ``dict[(p0, p1), idx]`` in insertion order

@@ -1,0 +1,364 @@
+module
+
+public import Bpe.Exec.Code
+
+/-!
+# Reading a `.tiktoken` rank file in compiled code (no proofs)
+
+Executable code in the style of `Bpe.Exec.Code` (own structural recursion, `Array`/`ByteArray`
+primitives, file I/O; no core function whose compiled code calls a private helper) that turns
+the bytes of a `.tiktoken` file into the encoder's tables, so that the chain
+"rank file → ids" runs in Lean:
+
+* `parseRanks`: every non-empty line is `base64(token) SPACE rank`; the token is decoded by own
+  recursion (`decode64`); a bad line stops the run with its line number (`ParseState.err`).
+* `findTok`: byte string ↦ rank by binary search in the entries sorted strictly by bytes
+  (`bytesLt`, lexicographic; checked at run time by `sortedToks`), not a list walk.
+* `decomposeX`/`recoverOne`: the decomposition of `Bpe.decomposeToken` with `findTok` as the
+  lookup (same loop, same fuel, same tie-breaking), and the merge `Bpe.recoverMerge` records.
+* `shuffleTable`: the byte shuffle `Bpe.rankShuffle` as a 256-entry array.
+* `sortBy`: a bottom-up merge sort of an array; used for the keys and for the merges (which
+  must then pass `Bpe.Exec.sorted`, the encoder's check).
+* `keysOf`/`mergesOf`/`shuffleTable`: the tables; `runRanks` reads the rank file and the
+  pre-tokenized texts, builds the tables (timing each phase), encodes, writes the ids.
+
+Loops over file-sized data are state machines run `block` steps at a time (`iterBlocks`), so
+the recursion stays shallow whether or not the interpreter turns tail calls into jumps.
+`Bpe.Exec.RanksLookup` proves `findTok` equal to `Bpe.rankOf` on a sorted key array.
+-/
+
+@[expose] public section
+
+namespace Bpe.Exec
+
+/-- A token (byte string) with its rank. -/
+abbrev TokEntry := List UInt8 × Nat
+
+/-! ## Byte strings -/
+
+/-- Lexicographic order on byte strings (a proper prefix comes first). -/
+def bytesLt : List UInt8 → List UInt8 → Bool
+  | [], [] => false
+  | [], _ :: _ => true
+  | _ :: _, [] => false
+  | a :: as, b :: bs => a.toNat < b.toNat || (a.toNat == b.toNat && bytesLt as bs)
+
+/-- Equality of byte strings. -/
+def bytesEq : List UInt8 → List UInt8 → Bool
+  | [], [] => true
+  | a :: as, b :: bs => a.toNat == b.toNat && bytesEq as bs
+  | _, _ => false
+
+/-! ## Byte string ↦ rank -/
+
+/-- Binary search for `k` among the entries `lo ≤ i < hi` of a key array sorted by bytes. -/
+def findTokIn (s : Array TokEntry) (k : List UInt8) : Nat → Nat → Nat → Option Nat
+  | 0, _, _ => none
+  | fuel + 1, lo, hi =>
+    if h : lo < hi ∧ hi ≤ s.size then
+      if bytesEq (s[(lo + hi) / 2]'(by omega)).1 k then some (s[(lo + hi) / 2]'(by omega)).2
+      else if bytesLt (s[(lo + hi) / 2]'(by omega)).1 k then
+        findTokIn s k fuel ((lo + hi) / 2 + 1) hi
+      else findTokIn s k fuel lo ((lo + hi) / 2)
+    else none
+
+/-- The rank of a byte string (`none`: not a token). -/
+def findTok (s : Array TokEntry) (k : List UInt8) : Option Nat :=
+  findTokIn s k (s.size + 1) 0 s.size
+
+/-- Adjacent entries from `i` on are strictly increasing by bytes. -/
+def sortedToksFrom (s : Array TokEntry) : Nat → Nat → Bool
+  | 0, _ => true
+  | fuel + 1, i =>
+    if h : i + 1 < s.size then bytesLt (s[i]'(by omega)).1 s[i + 1].1 && sortedToksFrom s fuel (i + 1)
+    else true
+
+/-- The keys are sorted strictly by bytes (so `findTok` is correct and no token is listed
+twice). -/
+def sortedToks (s : Array TokEntry) : Bool := sortedToksFrom s s.size 0
+
+/-! ## Loops in blocks -/
+
+/-- Run `step` at most `fuel` times; the flag says whether `step` reported the end (`none`). -/
+def iterSteps {σ : Type} (step : σ → Option σ) : Nat → σ → σ × Bool
+  | 0, st => (st, false)
+  | fuel + 1, st =>
+    match step st with
+    | none => (st, true)
+    | some st' => iterSteps step fuel st'
+
+/-- Run `step` until it reports the end, `block` steps per call (`fuel` calls at most). -/
+def iterBlocks {σ : Type} (step : σ → Option σ) : Nat → σ → σ × Bool
+  | 0, st => (st, false)
+  | fuel + 1, st =>
+    let r := iterSteps step block st
+    if r.2 then r else iterBlocks step fuel r.1
+
+/-! ## Merge sort -/
+
+def minN (a b : Nat) : Nat := if a ≤ b then a else b
+
+/-- The state of a bottom-up merge sort: the runs of length `width` of `src` are merged
+pairwise into `dst`; the current pair starts at `lo`, its cursors are `i` and `j`. -/
+structure SortState (α : Type) where
+  src : Array α
+  dst : Array α
+  width : Nat
+  lo : Nat
+  i : Nat
+  j : Nat
+
+def getA {α : Type} (a : Array α) (i : Nat) : Option α := if h : i < a.size then some a[i] else none
+
+/-- One step of the sort: move one element to `dst`, go to the next pair of runs, start the
+next pass, or stop (`none`) when one run covers the whole array. -/
+def sortStep {α : Type} (lt : α → α → Bool) (st : SortState α) : Option (SortState α) :=
+  let n := st.src.size
+  if n ≤ st.width then none
+  else if n ≤ st.lo then
+    some ⟨st.dst, #[], 2 * st.width, 0, 0, minN (2 * st.width) n⟩
+  else
+    let mid := minN (st.lo + st.width) n
+    let hi := minN (st.lo + 2 * st.width) n
+    match (if st.i < mid then getA st.src st.i else none),
+      (if st.j < hi then getA st.src st.j else none) with
+    | some x, some y =>
+      if lt y x then some { st with dst := st.dst.push y, j := st.j + 1 }
+      else some { st with dst := st.dst.push x, i := st.i + 1 }
+    | some x, none => some { st with dst := st.dst.push x, i := st.i + 1 }
+    | none, some y => some { st with dst := st.dst.push y, j := st.j + 1 }
+    | none, none => some { st with lo := hi, i := hi, j := minN (hi + st.width) n }
+
+/-- Log₂ of `n`, rounded up, plus one (at most `fuel` halvings). -/
+def passes : Nat → Nat → Nat
+  | 0, _ => 0
+  | fuel + 1, n => if n ≤ 1 then 1 else passes fuel ((n + 1) / 2) + 1
+
+/-- The array sorted by `lt` (stable merge sort). -/
+def sortBy {α : Type} (lt : α → α → Bool) (a : Array α) : Array α :=
+  let n := a.size
+  let steps := (2 * n + 2) * (passes 64 n + 1)
+  (iterBlocks (sortStep lt) (steps / block + 2)
+    ⟨a, #[], 1, 0, 0, minN 1 n⟩).1.src
+
+/-! ## Parsing the `.tiktoken` file -/
+
+/-- The value of a base64 digit (`64`: not a base64 digit). -/
+def b64 (c : UInt8) : Nat :=
+  let n := c.toNat
+  if 65 ≤ n && n ≤ 90 then n - 65
+  else if 97 ≤ n && n ≤ 122 then n - 71
+  else if 48 ≤ n && n ≤ 57 then n + 4
+  else if n == 43 then 62
+  else if n == 47 then 63
+  else 64
+
+def isNil : List UInt8 → Bool
+  | [] => true
+  | _ => false
+
+/-- Base64 decoding (with `=` padding in the last group only); `none` if malformed. -/
+def decode64 : List UInt8 → Option (List UInt8)
+  | [] => some []
+  | a :: b :: c :: d :: rest =>
+    let va := b64 a
+    let vb := b64 b
+    let vc := b64 c
+    let vd := b64 d
+    let x := UInt8.ofNat (va * 4 + vb / 16)
+    let y := UInt8.ofNat ((vb % 16) * 16 + vc / 4)
+    let z := UInt8.ofNat ((vc % 4) * 64 + vd)
+    if va < 64 && vb < 64 then
+      if c.toNat == 61 && d.toNat == 61 && isNil rest then some [x]
+      else if vc < 64 && d.toNat == 61 && isNil rest then some [x, y]
+      else if vc < 64 && vd < 64 then
+        match decode64 rest with
+        | some r => some (x :: y :: z :: r)
+        | none => none
+      else none
+    else none
+  | _ => none
+
+/-- The bytes from `i` up to the first space or newline (reversed onto `acc`; at most `fuel`). -/
+def takeField (b : ByteArray) : Nat → Nat → List UInt8 → List UInt8 × Nat
+  | 0, i, acc => (acc, i)
+  | fuel + 1, i, acc =>
+    if i < b.size && byteAt b i != 32 && byteAt b i != 10 then
+      takeField b fuel (i + 1) (byteAt b i :: acc)
+    else (acc, i)
+
+/-- The state of the parser: position, line number (from 1), entries so far, error. -/
+structure ParseState where
+  pos : Nat
+  line : Nat
+  toks : Array TokEntry
+  err : Option String
+
+/-- The line `i` starts: a token and its rank, and the position after the line; or what is
+wrong with it. -/
+def parseLine (b : ByteArray) (i : Nat) : Except String (TokEntry × Nat) :=
+  let f := takeField b 4096 i []
+  let j := f.2
+  if !(j < b.size && byteAt b j == 32) then .error "expected `base64 SPACE rank`"
+  else
+    match decode64 (revBytes f.1 []) with
+    | none => .error "the token is not valid base64"
+    | some [] => .error "empty token"
+    | some tok =>
+      if !isDigit (byteAt b (j + 1)) then .error "expected a rank after the space"
+      else
+        let r := digits b 40 (j + 1) 0
+        if r.2 < b.size && byteAt b r.2 != 10 then .error "unexpected byte after the rank"
+        else .ok ((tok, r.1), r.2 + 1)
+
+/-- One line (empty lines are skipped); `none` at the end of the file or after an error. -/
+def parseStep (b : ByteArray) (st : ParseState) : Option ParseState :=
+  match st.err with
+  | some _ => none
+  | none =>
+    if b.size ≤ st.pos then none
+    else if byteAt b st.pos == 10 then some { st with pos := st.pos + 1, line := st.line + 1 }
+    else
+      match parseLine b st.pos with
+      | .error e =>
+        some { st with err := some ((pushNat "line " 40 st.line).append (": ".append e)) }
+      | .ok (e, p) => some ⟨p, st.line + 1, st.toks.push e, none⟩
+
+/-- The entries of a `.tiktoken` file, in file order, or the first bad line's message. -/
+def parseRanks (b : ByteArray) : Except String (Array TokEntry) :=
+  let r := iterBlocks (parseStep b) (b.size / block + 2) ⟨0, 1, #[], none⟩
+  match r.1.err with
+  | some e => .error e
+  | none => if r.2 then .ok r.1.toks else .error "the file was not read to its end"
+
+/-! ## Recovering the merges and the shuffle -/
+
+/-- The rank of `t` if it is below `m` (`Bpe.allowedRank` with `some m`). -/
+def allowedX (s : Array TokEntry) (m : Nat) (t : List UInt8) : Option Nat :=
+  match findTok s t with
+  | some r => if r < m then some r else none
+  | none => none
+
+/-- Position (from `i`) and rank of the best adjacent pair (`Bpe.bestPairIndex`). -/
+def bestPairX (s : Array TokEntry) (m : Nat) : Nat → List (List UInt8) → Option (Nat × Nat)
+  | i, a :: b :: rest =>
+    match allowedX s m (appendBytes a b), bestPairX s m (i + 1) (b :: rest) with
+    | none, r => r
+    | some r, none => some (i, r)
+    | some r, some (j, q) => if q < r then some (j, q) else some (i, r)
+  | _, _ => none
+
+/-- Replace parts `i` and `i + 1` by their concatenation (`Bpe.mergeAt`). -/
+def mergeAtX : Nat → List (List UInt8) → List (List UInt8)
+  | 0, a :: b :: rest => appendBytes a b :: rest
+  | i + 1, a :: rest => a :: mergeAtX i rest
+  | _, parts => parts
+
+/-- The decomposition loop (`Bpe.decomposeLoop` with the bound `some m`). -/
+def decomposeLoopX (s : Array TokEntry) (m : Nat) : Nat → List (List UInt8) → List (List UInt8)
+  | 0, parts => parts
+  | fuel + 1, parts =>
+    match bestPairX s m 0 parts with
+    | none => parts
+    | some (i, _) => decomposeLoopX s m fuel (mergeAtX i parts)
+
+/-- The single bytes of a token, as parts. -/
+def singles : List UInt8 → List (List UInt8)
+  | [] => []
+  | x :: xs => [x] :: singles xs
+
+/-- `Bpe.decomposeToken` with the bound `some m`. -/
+def decomposeX (s : Array TokEntry) (tok : List UInt8) (m : Nat) : List (List UInt8) :=
+  decomposeLoopX s m (lenBytes tok) (singles tok)
+
+/-- The merge one token records (`Bpe.recoverMerge`). -/
+def recoverOne (s : Array TokEntry) (e : TokEntry) : Option Entry :=
+  match decomposeX s e.1 e.2 with
+  | [a, b] =>
+    match findTok s a, findTok s b with
+    | some ra, some rb => some ((ra, rb), e.2)
+    | _, _ => none
+  | _ => none
+
+/-- One entry of the rank file (in file order): push the merge it records. -/
+def recoverStep (s : Array TokEntry) (toks : Array TokEntry) (st : Nat × Array Entry) :
+    Option (Nat × Array Entry) :=
+  match getA toks st.1 with
+  | none => none
+  | some e =>
+    match recoverOne s e with
+    | some m => some (st.1 + 1, st.2.push m)
+    | none => some (st.1 + 1, st.2)
+
+/-- The merges recorded by the entries, in file order (`Bpe.recoverMerges`). -/
+def recoverAll (s : Array TokEntry) (toks : Array TokEntry) : Array Entry :=
+  (iterBlocks (recoverStep s toks) (toks.size / block + 2) (0, #[])).1.2
+
+/-- The shuffle values of bytes `256 - fuel` … `255` pushed onto `a` (`Bpe.rankShuffle`). -/
+def shuffleTable (s : Array TokEntry) : Nat → Array UInt8 → Array UInt8
+  | 0, a => a
+  | fuel + 1, a =>
+    let x := UInt8.ofNat (256 - (fuel + 1))
+    match findTok s [x] with
+    | some r => shuffleTable s fuel (a.push (UInt8.ofNat r))
+    | none => shuffleTable s fuel (a.push x)
+
+/-- The key array: the entries sorted by bytes. -/
+def keysOf (toks : Array TokEntry) : Array TokEntry := sortBy (fun p q => bytesLt p.1 q.1) toks
+
+/-- The merges recorded by the entries, sorted by pair (for `Bpe.Exec.find`). -/
+def mergesOf (s toks : Array TokEntry) : Array Entry :=
+  sortBy (fun p q => keyLt p.1 q.1) (recoverAll s toks)
+
+/-! ## Writing the tables back -/
+
+def pushEntryStep (m : Array Entry) (st : Nat × String) : Option (Nat × String) :=
+  match getA m st.1 with
+  | none => none
+  | some ((a, c), r) => some (st.1 + 1, (pushIds st.2 0 [a, c, r]).1)
+
+/-- The entries `i` … `i + fuel - 1` of a byte array as numbers. -/
+def natsOf (a : Array UInt8) : Nat → Nat → List Nat
+  | 0, _ => []
+  | fuel + 1, i =>
+    match getA a i with
+    | some x => x.toNat :: natsOf a fuel (i + 1)
+    | none => []
+
+/-- The shuffle (one line of 256 numbers) and the merges (`left right rank`, one a line). -/
+def renderTables (sh : Array UInt8) (m : Array Entry) : String :=
+  let first := (pushIds "" 0 (natsOf sh 256 0)).1
+  (iterBlocks (pushEntryStep m) (m.size / block + 2) (0, first)).1.2
+
+/-- Read the rank file `ranksPath` and the pre-tokenized texts `textsPath` (the number of
+texts, then per text its number of chunks and every chunk as its length and bytes, decimal),
+build the tables, encode every text and write one line of ids per text to `outPath`; if
+`tablesPath` is not empty, also write the tables there (`renderTables`). Returns a summary
+line; fails with the reason (for a bad line: its number) if the tables cannot be built. -/
+def runRanks (ranksPath textsPath outPath tablesPath : String) : IO String := do
+  let t0 ← IO.monoMsNow
+  let rb ← IO.FS.readBinFile ranksPath
+  let fail := fun (e : String) => IO.userError ((ranksPath.append ": ").append e)
+  match parseRanks rb with
+  | .error e => throw (fail e)
+  | .ok toks =>
+    let t1 ← IO.monoMsNow
+    let s := keysOf toks
+    if !sortedToks s then throw (fail "a token is listed twice")
+    let t2 ← IO.monoMsNow
+    let m := mergesOf s toks
+    if !sorted m then throw (fail "two tokens record the same merge")
+    let shuf := shuffleTable s 256 #[]
+    let t3 ← IO.monoMsNow
+    if tablesPath != "" then IO.FS.writeFile tablesPath (renderTables shuf m)
+    let b ← IO.FS.readBinFile textsPath
+    let nt := readNat b 0
+    let o := (encodeAllTexts b m (fun x => shuffleOf shuf x) (nt.1 / block + 1) nt.1 nt.2
+      ⟨"", 0, 0⟩).1
+    IO.FS.writeFile outPath o.text
+    let t4 ← IO.monoMsNow
+    let line := pushIds "ranks merges texts tokens parse_ms sort_ms recover_ms encode_ms: " 0
+      [toks.size, m.size, o.texts, o.tokens, t1 - t0, t2 - t1, t3 - t2, t4 - t3]
+    return line.1
+
+end Bpe.Exec

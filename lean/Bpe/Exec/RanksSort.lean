@@ -1,0 +1,270 @@
+module
+
+public import Bpe.Exec.Ranks
+
+/-!
+# The loops in blocks and the merge sort of `Bpe.Exec.Ranks`
+
+Facts about the drivers `iterSteps`/`iterBlocks` (run a step function in blocks until it
+reports the end), for any step function:
+
+* an invariant of the step holds after any number of steps (`iterBlocks_inv`);
+* when the driver reports the end, the step function is done on the final state
+  (`iterBlocks_done`);
+* when a measure drops at every step and the fuel covers it, the driver reports the end
+  (`iterBlocks_finish`).
+
+With the invariant `SortInv` (the source is a permutation of the input; the elements moved to
+`dst` plus the ones still to move in the current pass are a permutation of the input; the
+cursors stay in their runs), the bottom-up merge sort `sortBy` returns a permutation of its
+input (`sortBy_perm`), whatever the comparison and whether or not its driver ran to the end.
+-/
+
+@[expose] public section
+
+namespace Bpe.Exec
+
+theorem getA_some {α : Type} {a : Array α} {i : Nat} {x : α} (h : getA a i = some x) :
+    ∃ hi : i < a.size, a[i] = x := by
+  unfold getA at h
+  split at h
+  next hi => exact ⟨hi, Option.some.inj h⟩
+  next => simp at h
+
+theorem getA_none {α : Type} {a : Array α} {i : Nat} (h : getA a i = none) : a.size ≤ i := by
+  unfold getA at h
+  split at h
+  next => simp at h
+  next hi => omega
+
+theorem iterSteps_inv {σ : Type} (step : σ → Option σ) (P : σ → Prop)
+    (hP : ∀ st st', step st = some st' → P st → P st') :
+    ∀ (fuel : Nat) (st : σ), P st → P (iterSteps step fuel st).1
+  | 0, _, h => h
+  | fuel + 1, st, h => by
+    cases hs : step st with
+    | none =>
+      simp only [iterSteps, hs]
+      exact h
+    | some st' =>
+      simp only [iterSteps, hs]
+      exact iterSteps_inv step P hP fuel st' (hP st st' hs h)
+
+theorem iterSteps_done {σ : Type} (step : σ → Option σ) :
+    ∀ (fuel : Nat) (st : σ), (iterSteps step fuel st).2 = true →
+      step (iterSteps step fuel st).1 = none
+  | 0, _, h => by simp [iterSteps] at h
+  | fuel + 1, st, h => by
+    cases hs : step st with
+    | none => simp [iterSteps, hs]
+    | some st' =>
+      simp only [iterSteps, hs] at h ⊢
+      exact iterSteps_done step fuel st' h
+
+theorem iterSteps_measure {σ : Type} (step : σ → Option σ) (μ : σ → Nat)
+    (hμ : ∀ st st', step st = some st' → μ st' < μ st) :
+    ∀ (fuel : Nat) (st : σ), (iterSteps step fuel st).2 = false →
+      μ (iterSteps step fuel st).1 + fuel ≤ μ st
+  | 0, st, _ => by simp [iterSteps]
+  | fuel + 1, st, h => by
+    cases hs : step st with
+    | none => simp [iterSteps, hs] at h
+    | some st' =>
+      simp only [iterSteps, hs] at h ⊢
+      have h1 := iterSteps_measure step μ hμ fuel st' h
+      have h2 := hμ st st' hs
+      omega
+
+theorem iterBlocks_inv {σ : Type} (step : σ → Option σ) (P : σ → Prop)
+    (hP : ∀ st st', step st = some st' → P st → P st') :
+    ∀ (fuel : Nat) (st : σ), P st → P (iterBlocks step fuel st).1
+  | 0, _, h => h
+  | fuel + 1, st, h => by
+    cases hb : (iterSteps step block st).2
+    · simp only [iterBlocks, hb, Bool.false_eq_true, ↓reduceIte]
+      exact iterBlocks_inv step P hP fuel _ (iterSteps_inv step P hP block st h)
+    · simp only [iterBlocks, hb, ↓reduceIte]
+      exact iterSteps_inv step P hP block st h
+
+theorem iterBlocks_done {σ : Type} (step : σ → Option σ) :
+    ∀ (fuel : Nat) (st : σ), (iterBlocks step fuel st).2 = true →
+      step (iterBlocks step fuel st).1 = none
+  | 0, _, h => by simp [iterBlocks] at h
+  | fuel + 1, st, h => by
+    cases hb : (iterSteps step block st).2
+    · simp only [iterBlocks, hb, Bool.false_eq_true, ↓reduceIte] at h ⊢
+      exact iterBlocks_done step fuel _ h
+    · simp only [iterBlocks, hb, ↓reduceIte]
+      exact iterSteps_done step block st hb
+
+theorem iterBlocks_finish {σ : Type} (step : σ → Option σ) (μ : σ → Nat)
+    (hμ : ∀ st st', step st = some st' → μ st' < μ st) :
+    ∀ (fuel : Nat) (st : σ), μ st < fuel * block → (iterBlocks step fuel st).2 = true
+  | 0, st, h => by simp at h
+  | fuel + 1, st, h => by
+    cases hb : (iterSteps step block st).2
+    · simp only [iterBlocks, hb, Bool.false_eq_true, ↓reduceIte]
+      have h1 := iterSteps_measure step μ hμ block st hb
+      rw [Nat.succ_mul] at h
+      exact iterBlocks_finish step μ hμ fuel _ (by omega)
+    · simp only [iterBlocks, hb, ↓reduceIte]
+
+/-! ## The merge sort permutes -/
+
+theorem minN_eq (a b : Nat) : minN a b = min a b := by
+  unfold minN
+  split <;> omega
+
+/-- The elements of `src` the current pass has not moved to `dst` yet: the rest of the left
+run (from `i`) and everything from `j` on. -/
+noncomputable def sortRest {α : Type} (st : SortState α) : List α :=
+  (st.src.toList.drop st.i).take (minN (st.lo + st.width) st.src.size - st.i) ++
+    st.src.toList.drop st.j
+
+/-- The invariant of the merge sort (see the module docstring). -/
+def SortInv {α : Type} (orig : List α) (st : SortState α) : Prop :=
+  st.src.toList.Perm orig ∧ (st.dst.toList ++ sortRest st).Perm orig ∧ st.lo ≤ st.i ∧
+    minN (st.lo + st.width) st.src.size ≤ st.j ∧ st.j ≤ minN (st.lo + 2 * st.width) st.src.size
+
+theorem take_drop_append_drop {α : Type} (l : List α) {a b : Nat} (h : a ≤ b) :
+    (l.drop a).take (b - a) ++ l.drop b = l.drop a := by
+  conv => rhs; rw [← List.take_append_drop (b - a) (l.drop a)]
+  rw [List.drop_drop]
+  congr 2
+  omega
+
+theorem take_drop_cons {α : Type} (l : List α) {i m : Nat} (h : i < m) (hl : i < l.length) :
+    (l.drop i).take (m - i) = l[i] :: (l.drop (i + 1)).take (m - (i + 1)) := by
+  rw [List.drop_eq_getElem_cons hl, show m - i = (m - (i + 1)) + 1 by omega, List.take_succ_cons]
+
+theorem getA_if_some {α : Type} {a : Array α} {i m : Nat} {x : α}
+    (h : (if i < m then getA a i else none) = some x) :
+    i < m ∧ ∃ hi : i < a.size, a[i] = x := by
+  by_cases him : i < m
+  · rw [if_pos him] at h
+    exact ⟨him, getA_some h⟩
+  · rw [if_neg him] at h
+    simp at h
+
+theorem getA_if_none {α : Type} {a : Array α} {i m : Nat}
+    (h : (if i < m then getA a i else none) = none) (hm : m ≤ a.size) : m ≤ i := by
+  by_cases him : i < m
+  · rw [if_pos him] at h
+    have := getA_none h
+    omega
+  · omega
+
+theorem sortStep_inv {α : Type} (lt : α → α → Bool) (orig : List α) :
+    ∀ st st' : SortState α, sortStep lt st = some st' → SortInv orig st → SortInv orig st' := by
+  intro st st' h hinv
+  obtain ⟨src, dst, w, lo, i, j⟩ := st
+  obtain ⟨hsrc, hperm, hli, hmj, hjh⟩ := hinv
+  simp only [sortRest] at hperm hmj hjh hli
+  simp only [sortStep] at h
+  split at h
+  · simp at h
+  split at h
+  next hlo =>
+    simp only [Option.some.injEq] at h
+    subst h
+    have hn := hsrc.length_eq
+    simp only [Array.length_toList, minN_eq] at hn hmj
+    rw [List.drop_eq_nil_of_le (by simp; omega), List.drop_eq_nil_of_le (by simp; omega),
+      List.take_nil, List.append_nil, List.append_nil] at hperm
+    have hd : dst.size = src.size := by
+      have := hperm.length_eq
+      simp only [Array.length_toList] at this
+      omega
+    refine ⟨hperm, ?_, Nat.le_refl _, ?_, ?_⟩
+    · simp only [sortRest, List.nil_append, List.drop_zero, Nat.sub_zero,
+        Nat.zero_add, hd, List.take_append_drop]
+      exact hperm
+    · simp only [minN_eq, hd]
+      omega
+    · simp only [minN_eq, hd]
+      omega
+  next hlo =>
+    generalize hx : (if i < minN (lo + w) src.size then getA src i else none) = ox at h
+    generalize hy : (if j < minN (lo + 2 * w) src.size then getA src j else none) = oy at h
+    have hmid : minN (lo + w) src.size ≤ src.size := by rw [minN_eq]; omega
+    have hhi : minN (lo + 2 * w) src.size ≤ src.size := by rw [minN_eq]; omega
+    -- moving the head of the right run
+    have moveY : ∀ (y : α) (hj : j < src.size), src[j] = y → j < minN (lo + 2 * w) src.size →
+        SortInv orig ⟨src, dst.push y, w, lo, i, j + 1⟩ := by
+      intro y hj hyj hjhi
+      subst hyj
+      simp only [SortInv]
+      refine ⟨hsrc, ?_, hli, by omega, by omega⟩
+      simp only [sortRest, Array.toList_push]
+      have hdj : src.toList.drop j = src[j] :: src.toList.drop (j + 1) := by
+        rw [List.drop_eq_getElem_cons (by simpa using hj)]
+        simp
+      rw [hdj] at hperm
+      refine List.Perm.trans ?_ hperm
+      rw [List.append_assoc, List.singleton_append]
+      exact (List.perm_middle.append_left _).symm
+    -- moving the head of the left run
+    have moveX : ∀ (x : α) (hi : i < src.size), src[i] = x → i < minN (lo + w) src.size →
+        SortInv orig ⟨src, dst.push x, w, lo, i + 1, j⟩ := by
+      intro x hi hxi himid
+      subst hxi
+      simp only [SortInv]
+      refine ⟨hsrc, ?_, by omega, hmj, hjh⟩
+      simp only [sortRest, Array.toList_push]
+      rw [take_drop_cons _ himid (by simpa using hi)] at hperm
+      simp only [Array.getElem_toList] at hperm
+      simpa using hperm
+    cases ox with
+    | some x =>
+      obtain ⟨himid, hi, hxi⟩ := getA_if_some hx
+      cases oy with
+      | some y =>
+        obtain ⟨hjhi, hj, hyj⟩ := getA_if_some hy
+        simp only at h
+        split at h
+        · simp only [Option.some.injEq] at h
+          subst h
+          exact moveY y hj hyj hjhi
+        · simp only [Option.some.injEq] at h
+          subst h
+          exact moveX x hi hxi himid
+      | none =>
+        simp only [Option.some.injEq] at h
+        subst h
+        exact moveX x hi hxi himid
+    | none =>
+      have himid := getA_if_none hx hmid
+      cases oy with
+      | some y =>
+        obtain ⟨hjhi, hj, hyj⟩ := getA_if_some hy
+        simp only [Option.some.injEq] at h
+        subst h
+        exact moveY y hj hyj hjhi
+      | none =>
+        have hjhi := getA_if_none hy hhi
+        simp only [Option.some.injEq] at h
+        subst h
+        have hj : j = minN (lo + 2 * w) src.size := by omega
+        refine ⟨hsrc, ?_, Nat.le_refl _, ?_, ?_⟩
+        · simp only [sortRest]
+          rw [take_drop_append_drop _ (by simp only [minN_eq]; omega)]
+          rw [show minN (lo + w) src.size - i = 0 by omega, List.take_zero, List.nil_append,
+            hj] at hperm
+          exact hperm
+        · simp only [minN_eq]
+          omega
+        · simp only [minN_eq]
+          omega
+
+/-- **The merge sort permutes its input** (whether or not its driver ran to the end). -/
+theorem sortBy_perm {α : Type} (lt : α → α → Bool) (a : Array α) :
+    (sortBy lt a).toList.Perm a.toList := by
+  unfold sortBy
+  refine (iterBlocks_inv (sortStep lt) (SortInv a.toList) (sortStep_inv lt a.toList) _ _ ?_).1
+  refine ⟨List.Perm.refl _, ?_, Nat.le_refl _, Nat.le_refl _, ?_⟩
+  · simp only [sortRest, List.nil_append, List.drop_zero, Nat.sub_zero]
+    rw [List.take_append_drop]
+  · simp only [minN_eq]
+    omega
+
+end Bpe.Exec

@@ -1,0 +1,267 @@
+module
+
+public import Bpe.Seed.Decompose
+public import Bpe.Seed.Encode
+
+/-!
+# tiktoken's encoder, as a specification (rank-based byte-pair merging)
+
+tiktoken does not store merges: it stores a *rank table*, byte string ↦ rank, and the rank of
+a token is also its id. It encodes one piece (one chunk of the pre-tokenizer) as follows
+(`_byte_pair_merge` and `byte_pair_encode` in tiktoken's `src/lib.rs`):
+
+1. if the whole piece is a token, its id is the answer;
+2. otherwise start from the single bytes of the piece, and repeatedly merge the adjacent pair
+   of parts whose concatenation has the lowest rank (the leftmost such pair on ties), one pair
+   per step, until no adjacent concatenation has a rank;
+3. the answer is the rank of every part.
+
+`bytePairMerge` is step 2, written with its own two helpers (`pairRanks`, `lowestRank`) so it
+can be read against that description; `encodePieceRanks` is steps 1-3 (`none` if a part has no
+rank, where tiktoken would fail) and `encodeRanksWith` runs it over any pre-tokenizer, like
+`encodeWith`. The loop is structural recursion on a fuel equal to the piece length, which is
+enough (`lowestRank_pairRanks_bytePairMerge`): each step removes a part.
+
+The seed's encoder (`encodeChunk`) works on ids with a merge table instead. `recoverMerges` and
+`rankShuffle` build those tables from a rank table as the seed's vocabulary helpers do: the
+shuffle sends byte `b` to the rank of `[b]`, and each token of rank `r` whose decomposition
+with ranks below `r` (`decomposeToken`) has exactly two parts `a, b` records the merge
+`(rank a, rank b) ↦ r`.
+
+`RanksOk` is the condition under which the two encoders are meant to agree (issue 14,
+condition C); `Bpe.Ranks.Check` decides it. `bytePairMerge_eq_decomposeToken` says that
+`bytePairMerge` is the decomposition loop without a rank bound, so facts about one carry over.
+-/
+
+@[expose] public section
+noncomputable section
+
+namespace Bpe
+
+/-- tiktoken's mergeable ranks: byte string ↦ rank (= token id), as an association list.
+The same type as `Ranks` (used by `decomposeToken`). -/
+abbrev RankTable := Ranks
+
+/-- The rank of a byte string, if it is a token. -/
+def rankOf (ranks : RankTable) (bytes : Bytes) : Option Nat := ranks.lookup bytes
+
+/-! ## tiktoken's merge loop -/
+
+/-- The rank of every adjacent pair of parts: entry `i` is the rank of
+`parts[i] ++ parts[i+1]` (`none` if that byte string is not a token). -/
+def pairRanks (ranks : RankTable) : List Bytes → List (Option Nat)
+  | a :: b :: rest => rankOf ranks (a ++ b) :: pairRanks ranks (b :: rest)
+  | _ => []
+
+/-- The position and value of the lowest rank in the list, the leftmost one on ties;
+`none` if no entry has a rank. -/
+def lowestRank : List (Option Nat) → Option (Nat × Nat)
+  | [] => none
+  | none :: rest => (lowestRank rest).map fun (j, s) => (j + 1, s)
+  | some r :: rest =>
+    match lowestRank rest with
+    | none => some (0, r)
+    | some (j, s) => if s < r then some (j + 1, s) else some (0, r)
+
+/-- The merge loop: while some adjacent pair has a rank, merge the leftmost pair of lowest
+rank (`mergeAt i` replaces parts `i` and `i + 1` by their concatenation). -/
+def bytePairMergeLoop (ranks : RankTable) : Nat → List Bytes → List Bytes
+  | 0, parts => parts
+  | fuel + 1, parts =>
+    match lowestRank (pairRanks ranks parts) with
+    | none => parts
+    | some (i, _) => bytePairMergeLoop ranks fuel (mergeAt i parts)
+
+/-- tiktoken's `_byte_pair_merge`: the parts a piece is split into, starting from its single
+bytes (fuel: the piece length; each step removes one part). -/
+def bytePairMerge (ranks : RankTable) (piece : Bytes) : List Bytes :=
+  bytePairMergeLoop ranks piece.length (piece.map fun b => [b])
+
+/-- tiktoken's `byte_pair_encode` of one piece: the piece's own rank if it is a token,
+otherwise the ranks of the parts of `bytePairMerge` (`none` if a part has no rank). -/
+def encodePieceRanks (ranks : RankTable) (piece : Bytes) : Option (List Nat) :=
+  match rankOf ranks piece with
+  | some r => some [r]
+  | none => (bytePairMerge ranks piece).mapM fun part => rankOf ranks part
+
+/-- tiktoken's encoder (no special tokens) over any pre-tokenizer: encode every piece and
+concatenate the ids; `none` if a piece cannot be encoded. -/
+def encodeRanksWith (preTokenize : Bytes → List Bytes) (ranks : RankTable) (text : String) :
+    Option (List Nat) :=
+  ((preTokenize (stringBytes text)).mapM fun piece => encodePieceRanks ranks piece).map
+    List.flatten
+
+/-! ## The seed's tables, recovered from the ranks -/
+
+/-- The byte shuffle: byte `b` ↦ the rank of the one-byte token `[b]` (`b` itself if `[b]`
+has no rank; `RanksOk` excludes that and requires the rank to be below 256). -/
+def rankShuffle (ranks : RankTable) (b : UInt8) : UInt8 :=
+  match rankOf ranks [b] with
+  | some r => UInt8.ofNat r
+  | none => b
+
+/-- The merge recorded for one token `t` of rank `r`: if decomposing `t` with the ranks below
+`r` leaves exactly two parts `a, b`, the merge `(rank a, rank b) ↦ r`. Single bytes (one part)
+record nothing. -/
+def recoverMerge (ranks : RankTable) (entry : Bytes × Nat) : Option ((Nat × Nat) × Nat) :=
+  match decomposeToken ranks entry.1 (some entry.2) with
+  | [a, b] =>
+    match rankOf ranks a, rankOf ranks b with
+    | some ra, some rb => some ((ra, rb), entry.2)
+    | _, _ => none
+  | _ => none
+
+/-- The seed's merge table (pair of ids ↦ merged id) behind a rank table, in table order. -/
+def recoverMerges (ranks : RankTable) : Merges := ranks.filterMap (recoverMerge ranks)
+
+/-! ## The condition -/
+
+/-- Condition C (issue 14), for a rank table, in plain words:
+* `keys_nodup`: no byte string is listed twice;
+* `ranks_nodup`: no rank is used twice (with `keys_nodup`: ranks are injective);
+* `nonempty`: the empty byte string is not a token;
+* `byte_rank`: every single byte is a token, of rank below 256 (so the byte shuffle is a
+  map of bytes);
+* `two_parts`: every token `t` of two or more bytes and rank `r` splits into exactly two
+  parts when decomposed using only the tokens of rank below `r`.
+Both published tables (`cl100k_base`, `o200k_base`) satisfy it (`checkRanks`, and the
+Python mirror on the full tables). -/
+structure RanksOk (ranks : RankTable) : Prop where
+  keys_nodup : (ranks.map Prod.fst).Nodup
+  ranks_nodup : (ranks.map Prod.snd).Nodup
+  nonempty : ∀ t r, (t, r) ∈ ranks → t ≠ []
+  byte_rank : ∀ b : UInt8, ∃ r, rankOf ranks [b] = some r ∧ r < 256
+  two_parts : ∀ t r, (t, r) ∈ ranks → 2 ≤ t.length →
+    (decomposeToken ranks t (some r)).length = 2
+
+/-! ## Lookups in a table without duplicates -/
+
+theorem lookup_eq_some_of_mem {α β : Type} [BEq α] [LawfulBEq α] :
+    ∀ {v : List (α × β)} {k : α} {x : β}, (v.map Prod.fst).Nodup → (k, x) ∈ v →
+      v.lookup k = some x
+  | [], _, _, _, h => by simp at h
+  | (k', x') :: v, k, x, hnd, hmem => by
+    rw [List.map_cons, List.nodup_cons] at hnd
+    rcases List.mem_cons.mp hmem with heq | hrest
+    · simp only [Prod.mk.injEq] at heq
+      obtain ⟨rfl, rfl⟩ := heq
+      exact lookup_cons_self _ _ _
+    · have hne : k ≠ k' := by
+        intro hkk
+        exact hnd.1 (List.mem_map.mpr ⟨(k, x), hrest, hkk⟩)
+      rw [lookup_cons_ne _ _ hne]
+      exact lookup_eq_some_of_mem hnd.2 hrest
+
+/-- On a list without duplicate keys, `List.lookup` does not depend on the order. -/
+theorem lookup_eq_of_perm {α β : Type} [BEq α] [LawfulBEq α] {l l' : List (α × β)}
+    (hp : l.Perm l') (hnd : (l.map Prod.fst).Nodup) (k : α) : l.lookup k = l'.lookup k := by
+  have hnd' : (l'.map Prod.fst).Nodup := (hp.map Prod.fst).nodup_iff.mp hnd
+  cases h : l.lookup k with
+  | some v => exact (lookup_eq_some_of_mem hnd' (hp.mem_iff.mp (mem_of_lookup_eq_some h))).symm
+  | none =>
+    cases h' : l'.lookup k with
+    | none => rfl
+    | some v =>
+      have h2 := lookup_eq_some_of_mem hnd (hp.mem_iff.mpr (mem_of_lookup_eq_some h'))
+      rw [h] at h2
+      simp at h2
+
+theorem eq_of_mem_of_nodup_snd {α β : Type} :
+    ∀ {v : List (α × β)} {a b : α} {x : β}, (v.map Prod.snd).Nodup → (a, x) ∈ v → (b, x) ∈ v →
+      a = b
+  | [], _, _, _, _, h, _ => by simp at h
+  | (k, y) :: v, a, b, x, hnd, ha, hb => by
+    rw [List.map_cons, List.nodup_cons] at hnd
+    rcases List.mem_cons.mp ha with ha1 | ha2 <;> rcases List.mem_cons.mp hb with hb1 | hb2
+    · simp only [Prod.mk.injEq] at ha1 hb1
+      rw [ha1.1, hb1.1]
+    · simp only [Prod.mk.injEq] at ha1
+      obtain ⟨rfl, rfl⟩ := ha1
+      exact (hnd.1 (List.mem_map.mpr ⟨_, hb2, rfl⟩)).elim
+    · simp only [Prod.mk.injEq] at hb1
+      obtain ⟨rfl, rfl⟩ := hb1
+      exact (hnd.1 (List.mem_map.mpr ⟨_, ha2, rfl⟩)).elim
+    · exact eq_of_mem_of_nodup_snd hnd.2 ha2 hb2
+
+/-- Under `RanksOk`, looking up a byte string finds exactly the listed entries. -/
+theorem RanksOk.rankOf_eq_some_iff {ranks : RankTable} (h : RanksOk ranks) (t : Bytes)
+    (r : Nat) : rankOf ranks t = some r ↔ (t, r) ∈ ranks :=
+  ⟨mem_of_lookup_eq_some, lookup_eq_some_of_mem h.keys_nodup⟩
+
+/-- Under `RanksOk`, two byte strings with the same rank are equal. -/
+theorem RanksOk.rankOf_inj {ranks : RankTable} (h : RanksOk ranks) {t t' : Bytes} {r : Nat}
+    (ht : rankOf ranks t = some r) (ht' : rankOf ranks t' = some r) : t = t' :=
+  eq_of_mem_of_nodup_snd h.ranks_nodup (mem_of_lookup_eq_some ht) (mem_of_lookup_eq_some ht')
+
+/-! ## `bytePairMerge` is the decomposition loop without a rank bound -/
+
+@[simp] theorem pairRanks_nil (ranks : RankTable) : pairRanks ranks [] = [] := rfl
+
+@[simp] theorem pairRanks_singleton (ranks : RankTable) (a : Bytes) :
+    pairRanks ranks [a] = [] := rfl
+
+@[simp] theorem pairRanks_cons_cons (ranks : RankTable) (a b : Bytes) (rest : List Bytes) :
+    pairRanks ranks (a :: b :: rest) = rankOf ranks (a ++ b) :: pairRanks ranks (b :: rest) :=
+  rfl
+
+/-- `bestPairIndex` without a bound finds the leftmost lowest rank, as `lowestRank` does. -/
+theorem bestPairIndex_none_eq (ranks : RankTable) :
+    ∀ (start : Nat) (parts : List Bytes),
+      bestPairIndex ranks none start parts =
+        (lowestRank (pairRanks ranks parts)).map fun (j, s) => (start + j, s)
+  | _, [] => rfl
+  | _, [_] => rfl
+  | start, a :: b :: rest => by
+    have ih := bestPairIndex_none_eq ranks (start + 1) (b :: rest)
+    rw [bestPairIndex, ih, allowedRank_none, pairRanks_cons_cons]
+    simp only [rankOf]
+    cases ranks.lookup (a ++ b) with
+    | none =>
+      cases h : lowestRank (pairRanks ranks (b :: rest)) with
+      | none => simp [lowestRank, h]
+      | some p =>
+        obtain ⟨j, s⟩ := p
+        simp [lowestRank, h] <;> omega
+    | some r =>
+      cases h : lowestRank (pairRanks ranks (b :: rest)) with
+      | none => simp [lowestRank, h]
+      | some p =>
+        obtain ⟨j, s⟩ := p
+        by_cases hs : s < r
+        · simp [lowestRank, h, hs] <;> omega
+        · simp [lowestRank, h, hs]
+
+theorem bytePairMergeLoop_eq_decomposeLoop (ranks : RankTable) :
+    ∀ (fuel : Nat) (parts : List Bytes),
+      bytePairMergeLoop ranks fuel parts = decomposeLoop ranks none fuel parts
+  | 0, _ => rfl
+  | fuel + 1, parts => by
+    rw [bytePairMergeLoop, decomposeLoop_succ, bestPairIndex_none_eq]
+    cases lowestRank (pairRanks ranks parts) with
+    | none => rfl
+    | some p =>
+      obtain ⟨i, r⟩ := p
+      show bytePairMergeLoop ranks fuel (mergeAt i parts) =
+        decomposeLoop ranks none fuel (mergeAt (0 + i) parts)
+      rw [Nat.zero_add]
+      exact bytePairMergeLoop_eq_decomposeLoop ranks fuel _
+
+/-- tiktoken's merge loop is `decomposeToken` without a rank bound. -/
+theorem bytePairMerge_eq_decomposeToken (ranks : RankTable) (piece : Bytes) :
+    bytePairMerge ranks piece = decomposeToken ranks piece none :=
+  bytePairMergeLoop_eq_decomposeLoop ranks _ _
+
+/-- The parts of `bytePairMerge` concatenate back to the piece. -/
+theorem flatten_bytePairMerge (ranks : RankTable) (piece : Bytes) :
+    (bytePairMerge ranks piece).flatten = piece := by
+  rw [bytePairMerge_eq_decomposeToken, flatten_decomposeToken]
+
+/-- **Fuel sufficiency** of `bytePairMerge`: when it returns, no adjacent pair of parts has a
+rank, as when tiktoken's loop exits. -/
+theorem lowestRank_pairRanks_bytePairMerge (ranks : RankTable) (piece : Bytes) :
+    lowestRank (pairRanks ranks (bytePairMerge ranks piece)) = none := by
+  have h := bestPairIndex_decomposeToken ranks piece none
+  rw [← bytePairMerge_eq_decomposeToken, bestPairIndex_none_eq] at h
+  simpa using h
+
+end Bpe

@@ -1,0 +1,18 @@
+module
+
+public import Bpe.Unicode.RangeTree
+public import Bpe.Unicode.Tables
+public import Bpe.Unicode.PreTokenize
+public import Bpe.Unicode.Cl100k
+public import Bpe.Unicode.O200k
+public import Bpe.Unicode.Encoders
+
+/-!
+# Layer 3: the Unicode pre-tokenizers of cl100k_base and o200k_base
+
+The character classes as tiktoken sees them (`Tables`, generated, over `RangeTree`), the
+splitting loop over UTF-8 units with its partition theorems for every chunk-length function
+(`PreTokenize`), the cl100k_base and o200k_base machines branch by branch (`Cl100k`, `O200k`:
+every byte string is cut into nonempty chunks that concatenate back to it), and the two
+encoders with their roundtrip for every string (`Encoders`). Builds on `Bpe.Seed`.
+-/

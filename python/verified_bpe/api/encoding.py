@@ -1,0 +1,482 @@
+"""A drop-in for ``tiktoken.Encoding`` (tiktoken 0.14): every public method and attribute,
+with tiktoken's semantics, argument types and exception types.
+
+Encoding and decoding go through :class:`verified_bpe.engine.tokenizer.Tokenizer` (the ``fast``
+engine, tested id-for-id against tiktoken); this module adds tiktoken's surface around it:
+argument checking (tiktoken's pyo3 core raises ``TypeError`` for a float or ``None`` token,
+``OverflowError`` for an id outside ``u32``, ``TypeError`` for ``allowed_special`` that is not
+a ``set``/``frozenset``), thread-pool batches, offsets, unstable-token completions, numpy
+output and pickling.  Registered encodings pickle by name (:mod:`verified_bpe.api.registry`).
+
+Where tiktoken raises ``AssertionError`` (``is_special_token`` on a non-int,
+``explicit_n_vocab`` mismatch) we raise :class:`_TypeAssertion` / :class:`_VocabAssertion`,
+which are both ``AssertionError`` and ``TypeError`` / ``ValueError``: code catching either
+keeps working, and ``python -O`` does not silence the check.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import operator
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any, Literal
+
+import regex
+
+from ..engine.patterns import pre_tokenize_regex
+from ..engine.tokenizer import Tokenizer, bpe_ranks
+from ..errors import UnknownTokenError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+    import numpy.typing as npt
+
+AllowedSpecial = Literal["all"] | set[str] | frozenset[str]
+DisallowedSpecial = Literal["all"] | Collection[str]
+
+_U32 = 1 << 32
+_WHITESPACE_BYTES = frozenset(b" \n\t")
+
+
+class _TypeAssertion(AssertionError, TypeError):
+    """tiktoken asserts here (``AssertionError``); it is a type error."""
+
+
+class _VocabAssertion(AssertionError, ValueError):
+    """tiktoken asserts here (``AssertionError``); it is a bad value."""
+
+
+def _token_id(value: Any) -> int:
+    """One token id as tiktoken's core reads it: anything with ``__index__`` (``int``,
+    ``bool``, numpy integers); ``TypeError`` otherwise; ``OverflowError`` outside ``u32``."""
+    if type(value) is not int:
+        value = operator.index(value)  # TypeError: "'float' object cannot be interpreted ..."
+    if not 0 <= value < _U32:
+        raise OverflowError(f"token id {value} out of range (0 <= id < 2**32)")
+    return value
+
+
+def _token_ids(tokens: Any) -> list[int]:
+    """A sequence of token ids as tiktoken's core reads it: a ``str`` or a non-sequence
+    (generator, set, dict, int) is a ``TypeError``."""
+    if isinstance(tokens, str):
+        raise TypeError("Can't extract `str` to `Vec`")
+    cls = type(tokens)
+    if isinstance(tokens, Mapping) or not (
+        isinstance(tokens, Sequence) or (hasattr(cls, "__getitem__") and hasattr(cls, "__len__"))
+    ):
+        raise TypeError(f"{cls.__name__!r} object is not an instance of 'Sequence'")
+    return [_token_id(t) for t in tokens]
+
+
+def _fix_surrogates(text: str) -> str:
+    """Lone surrogates become U+FFFD (valid pairs are joined), as tiktoken does."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+def _check_text(text: Any) -> None:
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, not {type(text).__name__!r}")
+
+
+class Encoding:
+    """tiktoken's ``Encoding``: ``Encoding(name, *, pat_str, mergeable_ranks,
+    special_tokens, explicit_n_vocab=None)``.
+
+    ``_pat_str``, ``_mergeable_ranks`` and ``_special_tokens`` are kept under tiktoken's
+    names, so the common recipe of extending an encoding with new special tokens works.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        pat_str: str,
+        mergeable_ranks: dict[bytes, int],
+        special_tokens: dict[str, int],
+        explicit_n_vocab: int | None = None,
+    ) -> None:
+        self.name = name
+        self._pat_str = pat_str
+        self._mergeable_ranks = mergeable_ranks
+        self._special_tokens = special_tokens
+        self.max_token_value = max(
+            max(mergeable_ranks.values()), max(special_tokens.values(), default=0)
+        )
+        if explicit_n_vocab:
+            if len(mergeable_ranks) + len(special_tokens) != explicit_n_vocab:
+                raise _VocabAssertion(
+                    f"{len(mergeable_ranks)} ranks + {len(special_tokens)} special tokens "
+                    f"!= explicit_n_vocab {explicit_n_vocab}"
+                )
+            if self.max_token_value != explicit_n_vocab - 1:
+                raise _VocabAssertion(
+                    f"max token value {self.max_token_value} != explicit_n_vocab - 1"
+                )
+        self._special_token_values = set(special_tokens.values())
+        self._tokenizer = Tokenizer.from_ranks(
+            mergeable_ranks, pat_str, special_tokens, engine="fast", name=name
+        )
+        self._decoder: dict[int, bytes] = {rank: token for token, rank in mergeable_ranks.items()}
+        self._special_decoder: dict[int, bytes] = {}
+        for text, idx in special_tokens.items():  # an id given twice decodes to the first
+            self._special_decoder.setdefault(idx, text.encode("utf-8"))
+        self._sorted_token_bytes: list[bytes] | None = None
+
+    def __repr__(self) -> str:
+        return f"<Encoding {self.name!r}>"
+
+    # ------------------------------------------------------------------ special-token rules
+    def _allowed(
+        self, allowed_special: AllowedSpecial, disallowed_special: DisallowedSpecial
+    ) -> tuple[frozenset[str], Collection[str]]:
+        """tiktoken's resolution of ``allowed_special`` / ``disallowed_special``."""
+        if allowed_special == "all":
+            allowed_special = self.special_tokens_set
+        if not isinstance(allowed_special, set | frozenset):
+            raise TypeError(
+                f"allowed_special must be 'all', a set or a frozenset, "
+                f"not {type(allowed_special).__name__!r}"
+            )
+        if disallowed_special == "all":
+            disallowed_special = self.special_tokens_set - allowed_special
+        return frozenset(allowed_special), disallowed_special or ()
+
+    def _encode_checked(
+        self, text: str, allowed_special: AllowedSpecial, disallowed_special: DisallowedSpecial
+    ) -> list[int]:
+        allowed, disallowed = self._allowed(allowed_special, disallowed_special)
+        _check_text(text)
+        return self._tokenizer.encode(
+            text, allowed_special=allowed, disallowed_special=frozenset(disallowed)
+        )
+
+    # ------------------------------------------------------------------ encoding
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Encode ignoring special tokens (= ``encode(text, disallowed_special=())``)."""
+        _check_text(text)
+        return self._tokenizer.encode_ordinary(text)
+
+    def encode(
+        self,
+        text: str,
+        *,
+        allowed_special: AllowedSpecial = frozenset(),
+        disallowed_special: DisallowedSpecial = "all",
+    ) -> list[int]:
+        """Encode with tiktoken's special-token rules: text matching a disallowed special
+        token (by default every one not allowed) raises ``ValueError``
+        (:class:`~verified_bpe.errors.DisallowedSpecialTokenError`)."""
+        return self._encode_checked(text, allowed_special, disallowed_special)
+
+    def encode_to_numpy(
+        self,
+        text: str,
+        *,
+        allowed_special: AllowedSpecial = frozenset(),
+        disallowed_special: DisallowedSpecial = "all",
+    ) -> npt.NDArray[np.uint32]:
+        """:meth:`encode` as a ``numpy`` ``uint32`` array (numpy is imported only here)."""
+        ids = self._encode_checked(text, allowed_special, disallowed_special)
+        import numpy as np
+
+        return np.array(ids, dtype=np.uint32)
+
+    def encode_ordinary_batch(self, text: list[str], *, num_threads: int = 8) -> list[list[int]]:
+        """:meth:`encode_ordinary` on each text, in a pool of ``num_threads`` threads."""
+        with ThreadPoolExecutor(num_threads) as pool:
+            return list(pool.map(self.encode_ordinary, text))
+
+    def encode_batch(
+        self,
+        text: list[str],
+        *,
+        num_threads: int = 8,
+        allowed_special: AllowedSpecial = frozenset(),
+        disallowed_special: DisallowedSpecial = "all",
+    ) -> list[list[int]]:
+        """:meth:`encode` on each text, in a pool of ``num_threads`` threads."""
+        allowed, disallowed = self._allowed(allowed_special, disallowed_special)
+        encoder = functools.partial(
+            self.encode, allowed_special=allowed, disallowed_special=frozenset(disallowed)
+        )
+        with ThreadPoolExecutor(num_threads) as pool:
+            return list(pool.map(encoder, text))
+
+    def encode_with_unstable(
+        self,
+        text: str,
+        *,
+        allowed_special: AllowedSpecial = frozenset(),
+        disallowed_special: DisallowedSpecial = "all",
+    ) -> tuple[list[int], list[list[int]]]:
+        """Stable tokens (a prefix of :meth:`encode`'s) and the token sequences that may
+        follow them once more text is appended (tiktoken's algorithm; the order of the
+        completions is unspecified, as in tiktoken)."""
+        allowed, disallowed = self._allowed(allowed_special, disallowed_special)
+        _check_text(text)
+        text = _fix_surrogates(text)
+        tokens = self._tokenizer.encode(
+            text, allowed_special=allowed, disallowed_special=frozenset(disallowed)
+        )
+        last_len = self._last_piece_token_len(text, allowed, tokens)
+        if last_len == 0:
+            return tokens, []
+        last_len = self._widen_whitespace_tail(tokens, last_len)
+        unstable = b"".join(self._decoder[t] for t in tokens[len(tokens) - last_len :])
+        stable = tokens[: len(tokens) - last_len]
+        return stable, [list(seq) for seq in self._completions(unstable)]
+
+    def encode_single_token(self, text_or_bytes: str | bytes) -> int:
+        """The id of the token (ordinary or special) whose text or bytes are exactly
+        ``text_or_bytes``; ``KeyError`` if there is none."""
+        if isinstance(text_or_bytes, str):
+            text_or_bytes = text_or_bytes.encode("utf-8")
+        if not isinstance(text_or_bytes, bytes):
+            kind = type(text_or_bytes).__name__
+            raise TypeError(f"{kind!r} object is not an instance of 'bytes'")
+        token = self._mergeable_ranks.get(text_or_bytes)
+        if token is not None:
+            return token
+        try:
+            text = text_or_bytes.decode("utf-8")
+        except UnicodeDecodeError:
+            raise KeyError(text_or_bytes) from None
+        token = self._special_tokens.get(text)
+        if token is None:
+            raise KeyError(text_or_bytes)
+        return token
+
+    # ------------------------------------------------------------------ decoding
+    def decode_bytes(self, tokens: Sequence[int]) -> bytes:
+        """The bytes of ``tokens``; ``KeyError`` for an unknown id."""
+        return self._tokenizer.decode_bytes(_token_ids(tokens))
+
+    def decode(self, tokens: Sequence[int], errors: str = "replace") -> str:
+        """Decode to text; invalid UTF-8 is replaced by default (tiktoken's lossy default;
+        ``errors="strict"`` raises ``UnicodeDecodeError``)."""
+        return self.decode_bytes(tokens).decode("utf-8", errors=errors)
+
+    def decode_single_token_bytes(self, token: int) -> bytes:
+        """The bytes of one token (special tokens included); ``KeyError`` if unknown."""
+        token = _token_id(token)
+        found = self._decoder.get(token)
+        if found is None:
+            found = self._special_decoder.get(token)
+            if found is None:
+                raise UnknownTokenError(token)
+        return found
+
+    def decode_tokens_bytes(self, tokens: Sequence[int]) -> list[bytes]:
+        """The bytes of each token."""
+        return [self.decode_single_token_bytes(token) for token in tokens]
+
+    def decode_with_offsets(self, tokens: Sequence[int]) -> tuple[str, list[int]]:
+        """The text and, for each token, the index of the first character holding one of
+        its bytes (a token that starts inside a character points at that character).
+        Raises ``UnicodeDecodeError`` if the tokens are not valid UTF-8."""
+        token_bytes = self.decode_tokens_bytes(tokens)
+        offsets: list[int] = []
+        chars = 0  # characters started so far = bytes that are not continuation bytes
+        for data in token_bytes:
+            starts_inside = bool(data) and 0x80 <= data[0] < 0xC0
+            offsets.append(max(0, chars - starts_inside))
+            chars += sum(1 for b in data if not 0x80 <= b < 0xC0)
+        return b"".join(token_bytes).decode("utf-8", errors="strict"), offsets
+
+    def decode_batch(
+        self, batch: Sequence[Sequence[int]], *, errors: str = "replace", num_threads: int = 8
+    ) -> list[str]:
+        """:meth:`decode` on each list, in a pool of ``num_threads`` threads."""
+        decoder = functools.partial(self.decode, errors=errors)
+        with ThreadPoolExecutor(num_threads) as pool:
+            return list(pool.map(decoder, batch))
+
+    def decode_bytes_batch(
+        self, batch: Sequence[Sequence[int]], *, num_threads: int = 8
+    ) -> list[bytes]:
+        """:meth:`decode_bytes` on each list, in a pool of ``num_threads`` threads."""
+        with ThreadPoolExecutor(num_threads) as pool:
+            return list(pool.map(self.decode_bytes, batch))
+
+    # ------------------------------------------------------------------ attributes
+    def token_byte_values(self) -> list[bytes]:
+        """The bytes of every ordinary token, sorted (as tiktoken returns them)."""
+        return list(self._sorted_tokens())
+
+    @property
+    def eot_token(self) -> int:
+        return self._special_tokens["<|endoftext|>"]
+
+    @functools.cached_property
+    def special_tokens_set(self) -> set[str]:
+        return set(self._special_tokens)
+
+    def is_special_token(self, token: int) -> bool:
+        if not isinstance(token, int):
+            raise _TypeAssertion(f"token must be an int, not {type(token).__name__!r}")
+        return token in self._special_token_values
+
+    @property
+    def n_vocab(self) -> int:
+        """``max_token_value + 1`` (tiktoken's definition, gaps included)."""
+        return self.max_token_value + 1
+
+    # ------------------------------------------------------------------ tiktoken's private API
+    def _encode_single_piece(self, text_or_bytes: str | bytes) -> list[int]:
+        """BPE of one piece, without the split pattern and without special tokens."""
+        if isinstance(text_or_bytes, str):
+            text_or_bytes = text_or_bytes.encode("utf-8")
+        return self._bpe(text_or_bytes)
+
+    def _encode_only_native_bpe(self, text: str) -> list[int]:
+        """Split with the pattern, then BPE each piece (= :meth:`encode_ordinary`)."""
+        return [
+            t
+            for piece in pre_tokenize_regex(text, self._pat_str)
+            for t in self._bpe(piece)
+        ]
+
+    def _encode_bytes(self, data: bytes) -> list[int]:
+        """Encode bytes that may not be UTF-8: the valid prefix as text; its last piece (and
+        the whitespace tokens before it) re-encoded by BPE together with the rest."""
+        try:
+            return self.encode_ordinary(data.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            valid = exc.start
+        text = data[:valid].decode("utf-8")
+        tokens = self._tokenizer.encode_ordinary(text)
+        last_len = self._last_piece_token_len(text, frozenset(), tokens)
+        last_len = self._widen_whitespace_tail(tokens, last_len)
+        if tokens and last_len > 0:
+            tail = b"".join(self._decoder[t] for t in tokens[len(tokens) - last_len :])
+            tokens = tokens[: len(tokens) - last_len]
+            rest = tail + data[valid:]
+        else:
+            rest = data[valid:]
+        if rest:
+            tokens += self._bpe(rest)
+        return tokens
+
+    # ------------------------------------------------------------------ helpers
+    def _bpe(self, piece: bytes) -> list[int]:
+        return bpe_ranks(self._mergeable_ranks, piece) if piece else []
+
+    def _sorted_tokens(self) -> list[bytes]:
+        if self._sorted_token_bytes is None:
+            self._sorted_token_bytes = sorted(self._mergeable_ranks)
+        return self._sorted_token_bytes
+
+    def _last_piece_token_len(self, text: str, allowed: frozenset[str], tokens: list[int]) -> int:
+        """How many of ``tokens`` come from the last regex piece of the text after the last
+        allowed special token (0 if the tokens end with a special token or are empty)."""
+        if not tokens or tokens[-1] in self._special_token_values:
+            return 0
+        start = 0
+        specials = allowed & self.special_tokens_set
+        if specials:
+            for found in _alternation(specials).finditer(text):
+                start = found.end()
+        last = None
+        for last in regex.compile(self._pat_str).finditer(text[start:]):  # noqa: B007
+            pass
+        if last is None:
+            return 0
+        return len(self._bpe(last.group().encode("utf-8")))
+
+    def _widen_whitespace_tail(self, tokens: list[int], last_len: int) -> int:
+        """tiktoken's fix for unstable regex splits: if the last piece starts with an
+        all-whitespace token, the all-whitespace tokens before it join the unstable tail."""
+
+        def all_space(token: int) -> bool:
+            data = self._decoder.get(token)
+            return data is not None and all(b in _WHITESPACE_BYTES for b in data)
+
+        if last_len > 0 and all_space(tokens[len(tokens) - last_len]):
+            while last_len < len(tokens) and all_space(tokens[len(tokens) - last_len - 1]):
+                last_len += 1
+        return last_len
+
+    def _tokens_starting_with(self, prefix: bytes) -> Iterable[bytes]:
+        sorted_tokens = self._sorted_tokens()
+        i = bisect.bisect_left(sorted_tokens, prefix)
+        while i < len(sorted_tokens) and sorted_tokens[i].startswith(prefix):
+            yield sorted_tokens[i]
+            i += 1
+
+    def _completions(self, unstable: bytes) -> set[tuple[int, ...]]:
+        """Token sequences that can follow the stable tokens (tiktoken's search): every
+        token extending ``unstable``; for every split ``unstable = prefix + suffix`` and
+        token ``t`` starting with ``suffix``, the encoding of ``prefix + t`` cut once it
+        covers ``unstable``; and a split before a final whitespace character."""
+        out: set[tuple[int, ...]] = set()
+        if not unstable:
+            return out
+        for token in self._tokens_starting_with(unstable):
+            out.add((self._mergeable_ranks[token],))
+        for i in range(1, len(unstable)):
+            prefix, suffix = unstable[:i], unstable[i:]
+            for token in self._tokens_starting_with(suffix):
+                possibility = prefix + token
+                try:
+                    encoded = self._tokenizer.encode_ordinary(possibility.decode("utf-8"))
+                except UnicodeDecodeError:
+                    encoded = self._bpe(possibility)
+                seq: list[int] = []
+                covered = 0
+                for t in encoded:
+                    seq.append(t)
+                    covered += len(self._decoder[t])
+                    if covered >= len(unstable):
+                        break
+                out.add(tuple(seq))
+        if len(unstable) > 1:
+            last = _last_char(unstable)
+            if last is not None and len(unstable) > len(last[1]) and last[0].isspace():
+                cut = len(unstable) - len(last[1])
+                out.add(tuple(self._bpe(unstable[:cut]) + self._bpe(unstable[cut:])))
+        return out
+
+    # ------------------------------------------------------------------ pickling
+    def __getstate__(self) -> object:
+        """The tables (a registered encoding pickles by name instead: see
+        :func:`verified_bpe.api.registry._reduce_encoding`)."""
+        return {
+            "name": self.name,
+            "pat_str": self._pat_str,
+            "mergeable_ranks": self._mergeable_ranks,
+            "special_tokens": self._special_tokens,
+        }
+
+    def __setstate__(self, value: dict[str, Any]) -> None:
+        self.__init__(**value)  # type: ignore[misc]
+
+
+@functools.lru_cache(maxsize=64)
+def _alternation(tokens: frozenset[str]) -> regex.Pattern[str]:
+    """Leftmost match of any of ``tokens``, longest first (as the tokenizer splits)."""
+    ordered = sorted(tokens, key=lambda t: (-len(t), t))
+    return regex.compile("|".join(regex.escape(t) for t in ordered))
+
+
+def _last_char(data: bytes) -> tuple[str, bytes] | None:
+    """The last UTF-8 character of ``data`` and its bytes (``None`` if the tail is not
+    valid UTF-8; then tiktoken decodes U+FFFD, which is not whitespace)."""
+    for width in range(1, min(4, len(data)) + 1):
+        tail = data[-width:]
+        try:
+            text = tail.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        if len(text) == 1:
+            return text, tail
+    return None
+
+
+__all__ = ["Encoding"]

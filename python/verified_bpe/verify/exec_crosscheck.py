@@ -1,0 +1,520 @@
+"""Compiled cross-check (route 3): Lean's compiler and interpreter run the executable encoder.
+
+``Bpe.Exec.Code`` is an encoder written so that Lean's compiler turns it into IR that the
+offline (WebAssembly) Lean's interpreter runs; ``Bpe.Exec.encodeWith_eq`` proves it returns
+exactly ``Bpe.encodeWith`` on the same merge table.  This module writes the tables of a full
+vocabulary (the 256-entry byte shuffle and the merges, sorted by pair) and the raw texts into
+one file of decimal numbers, generates a Lean module (the text of ``Bpe.Exec.PreTokenizeCode``
+and of every module it imports: the spec's Unicode tables and pre-tokenizers, ``ExecCode``;
+then an ``#eval`` of ``Bpe.Exec.runTexts`` on the file), checks that module with the offline
+Lean (Lean's compiler produces IR, its interpreter runs it: the spec's pre-tokenizer of the
+encoding, ``Bpe.preTokenizeCl100k``/``Bpe.preTokenizeO200k`` by ``Bpe.Exec.preTokenizeX_eq``,
+then the encoder), reads the ids Lean wrote and compares them with **tiktoken** and with the
+Python reference (:mod:`verified_bpe.spec`).  So the whole of ``Bpe.encodeCl100k`` /
+``Bpe.encodeO200k`` runs in Lean on every text.  With ``--python-split`` Python writes the
+chunks of tiktoken's split pattern instead and Lean runs ``Bpe.Exec.runFiles`` (the input of
+``lake exe bpe-encode``).
+
+Texts (deterministic): lines of the standard library's sources, messages of the installed
+non-English gettext catalogs, and seeded random Unicode strings; the expected ids are
+tiktoken's ids for the text.
+
+With ``--from-ranks`` Lean itself reads the published ``.tiktoken`` file (``Bpe.Exec.Ranks``:
+base64 decoding, a sorted key array with binary search, the merge recovery and the byte shuffle
+of ``Bpe.recoverMerges``/``Bpe.rankShuffle``), so the chain "rank file → ids" runs in Lean;
+Python only pre-tokenizes the texts, and compares Lean's tables (written back) with its own and
+Lean's ids with tiktoken's.
+
+Run ``python -m verified_bpe.verify.exec_crosscheck --help``; the tests are
+``tests/test_crosscheck_exec.py`` and ``tests/test_crosscheck_exec_ranks.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..engine.patterns import PATTERNS, pre_tokenize_regex
+from ..errors import BpeError
+from ..spec.seed.decompose import recover_merges
+from ..spec.seed.encode import encode_with
+from ..spec.seed.shuffle import byte_shuffle_from_ranks
+from . import corpus
+from .crosscheck import MODULE_NAMES, slice_ranks
+
+ENCODINGS = ("cl100k_base", "o200k_base")
+SUMMARY = re.compile(
+    r"entries texts tokens load_ms encode_ms: (\d+) (?P<texts>\d+) (\d+) (\d+) (\d+)"
+)
+
+
+class ExecCrossCheckError(BpeError):
+    """The Lean run failed or its output cannot be read."""
+
+
+# ------------------------------------------------------------------------------- texts
+def stdlib_lines(count: int) -> list[str]:
+    """Distinct non-blank lines of the standard library's sources (with their newline), in
+    file order, at most 300 characters each."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for path in corpus.stdlib_python_files():
+        for line in corpus.read_text(path).splitlines(keepends=True):
+            if line.strip() and len(line) <= 300 and line not in seen:
+                seen.add(line)
+                out.append(line)
+                if len(out) >= count:
+                    return out
+    return out
+
+
+def catalog_lines(count: int) -> list[str]:
+    """Distinct non-ASCII messages of the gettext catalogs, a few per language in turn."""
+    per_lang = [
+        [m for m in text.splitlines() if m.strip() and not m.isascii() and len(m) <= 300]
+        for _, text in corpus.locale_texts(max_chars_per_lang=20_000)
+    ]
+    seen: set[str] = set()
+    out: list[str] = []
+    k = 0
+    while len(out) < count and any(k < len(msgs) for msgs in per_lang):
+        for msgs in per_lang:
+            if k < len(msgs) and msgs[k] not in seen:
+                seen.add(msgs[k])
+                out.append(msgs[k])
+                if len(out) >= count:
+                    break
+        k += 1
+    return out
+
+
+#: code point ranges random strings draw from: ASCII, Latin, Greek/Cyrillic, Hebrew/Arabic,
+#: Devanagari/Thai, combining marks, CJK, Hangul, emoji, Unicode spaces and line breaks
+UNICODE_RANGES = (
+    (0x20, 0x7E), (0x0A, 0x0D), (0xA0, 0x17F), (0x370, 0x4FF), (0x5D0, 0x6FF), (0x900, 0x97F),
+    (0xE00, 0xE7F), (0x300, 0x36F), (0x4E00, 0x9FFF), (0xAC00, 0xD7A3), (0x1F300, 0x1FAFF),
+    (0x2000, 0x206F), (0x3000, 0x303F), (0xFE00, 0xFE0F), (0x10000, 0x1007F),
+)
+
+
+def random_unicode(count: int, seed: int = 0, max_len: int = 40) -> list[str]:
+    """``count`` seeded random strings of code points from :data:`UNICODE_RANGES`."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        chars = []
+        for _ in range(rng.randint(1, max_len)):
+            lo, hi = rng.choice(UNICODE_RANGES)
+            chars.append(chr(rng.randint(lo, hi)))
+        out.append("".join(chars))
+    return out
+
+
+def default_texts(n_stdlib: int, n_catalog: int, n_random: int, seed: int = 0) -> list[str]:
+    return stdlib_lines(n_stdlib) + catalog_lines(n_catalog) + random_unicode(n_random, seed)
+
+
+# ------------------------------------------------------------------------------- input file
+@dataclass
+class Tables:
+    """What the Lean driver reads: the byte shuffle and the merges (pair ↦ rank)."""
+
+    name: str
+    ranks: dict[bytes, int]
+    merges: dict[tuple[int, int], int]
+    shuffle: list[int]
+
+
+def load_tables(name: str, n_ranks: int | None = None) -> Tables:
+    from ..engine.vocab import load_ranks
+
+    ranks = load_ranks(name)
+    if n_ranks is not None:
+        ranks = slice_ranks(ranks, n_ranks)
+    return Tables(name, ranks, recover_merges(ranks), byte_shuffle_from_ranks(ranks))
+
+
+def chunks_of(name: str, text: str) -> list[bytes]:
+    """The encoding's pre-tokenization of ``text`` (tiktoken's split pattern), as bytes."""
+    return pre_tokenize_regex(text, PATTERNS[name])
+
+
+def render_texts(name: str, texts: Sequence[str]) -> list[str]:
+    """The number of texts and, per text, its number of chunks and every chunk as its length
+    followed by its bytes (decimal), one line per text."""
+    out = [str(len(texts))]
+    for text in texts:
+        chunks = chunks_of(name, text)
+        out.append(
+            f"{len(chunks)} " + " ".join(f"{len(c)} " + " ".join(map(str, c)) for c in chunks)
+        )
+    return out
+
+
+def render_raw_texts(texts: Sequence[str]) -> list[str]:
+    """The number of texts and, per text, its length in UTF-8 bytes followed by its bytes
+    (decimal), one line per text: Lean pre-tokenizes them itself."""
+    out = [str(len(texts))]
+    for text in texts:
+        data = text.encode("utf-8")
+        out.append(f"{len(data)} " + " ".join(map(str, data)))
+    return out
+
+
+def render_input(tables: Tables, texts: Sequence[str], lean_split: bool = False) -> str:
+    """The driver's input: 256 shuffle values; the number of merges and the merges
+    ``left right rank`` sorted by pair; then the texts, pre-tokenized by Python
+    (:func:`render_texts`) or raw for Lean to pre-tokenize (:func:`render_raw_texts`); all
+    decimal, whitespace-separated."""
+    out = [" ".join(map(str, tables.shuffle)), str(len(tables.merges))]
+    out += [f"{a} {b} {r}" for (a, b), r in sorted(tables.merges.items())]
+    out += render_raw_texts(texts) if lean_split else render_texts(tables.name, texts)
+    return "\n".join(out) + "\n"
+
+
+def rank_file_bytes(name: str, n_ranks: int | None = None) -> bytes:
+    """The published ``.tiktoken`` file of ``name`` (``base64(token) SPACE rank`` per line) as
+    :mod:`verified_bpe.engine.vocab` found and hash-checked it, decompressed; with ``n_ranks``, only
+    its lines of rank below ``n_ranks``.  (Rebuilt from the ranks only if the vocabulary came
+    from tiktoken's loader rather than a file.)"""
+    import base64
+    import gzip
+
+    from ..engine.vocab import load_ranks_with_source
+
+    ranks, source = load_ranks_with_source(name)
+    path = Path(source)
+    if path.is_file():
+        data = path.read_bytes()
+        lines = (gzip.decompress(data) if path.suffix == ".gz" else data).splitlines()
+    else:
+        lines = [base64.b64encode(t) + b" " + str(r).encode()
+                 for t, r in sorted(ranks.items(), key=lambda e: e[1])]
+    if n_ranks is not None:
+        lines = [line for line in lines if line and int(line.split()[1]) < n_ranks]
+    return b"".join(line + b"\n" for line in lines if line)
+
+
+#: the executable code (compiled by the build as module ``Bpe.Exec.Code``)
+EXEC_CODE = Path(__file__).resolve().parents[3] / "lean" / "Bpe" / "Exec" / "Code.lean"
+
+
+def render_module(in_path: Path, out_path: Path) -> str:
+    """The generated module: the text of ``lean/Bpe/Exec/Code.lean``, verbatim, and one
+    ``#eval`` of its driver. (Measured: an ``#eval`` in a module that *imports*
+    ``Bpe.Exec.Code`` crashes the offline Lean's worker with an uncaught C++ exception even on a
+    3-text input; the same code compiled in the module that evaluates it runs.)"""
+    return (
+        EXEC_CODE.read_text(encoding="utf-8")
+        + f'\n#eval Bpe.Exec.runFiles "{in_path}" "{out_path}"\n'
+    )
+
+
+#: the pre-tokenizing driver (module ``Bpe.Exec.PreTokenizeCode``) and, per encoding, the
+#: spec's chunk-length function it runs
+EXEC_SPLIT = "Bpe.Exec.PreTokenizeCode"
+NEXT_CHUNK = {"cl100k_base": "Bpe.Cl100k.nextChunkLen", "o200k_base": "Bpe.O200k.nextChunkLen"}
+
+
+def split_sources(top: str = EXEC_SPLIT) -> list[Path]:
+    """The files of module ``top`` and of every module it imports, dependencies first (the
+    build's own import graph and order)."""
+    from ..toolchain.build import discover, topo_order
+
+    modules = discover(EXEC_CODE.parents[2])
+    return [modules[name].path for name in topo_order(modules, [top])]
+
+
+OPEN_SECTION = re.compile(
+    r"^(?:@\[[^\]]*\]\s*)?(?:public\s+)?(?:noncomputable\s+)?section\s*$", re.M)
+END_ANONYMOUS = re.compile(r"^end\s*$", re.M)
+
+
+def closing_ends(body: str) -> str:
+    """``end`` for every anonymous section that ``body`` leaves open (a module's
+    ``@[expose] public section`` and ``noncomputable section`` run to the end of its file).
+    Closed after each module, they cannot reach the next module or the ``#eval``: inside a
+    ``noncomputable section`` the offline Lean's ``#eval`` prints nothing (measured)."""
+    return "end\n" * (len(OPEN_SECTION.findall(body)) - len(END_ANONYMOUS.findall(body)))
+
+
+def render_split_module(name: str, in_path: Path, out_path: Path) -> str:
+    """The generated module of the Lean-split route: the text of every module that
+    ``Bpe.Exec.PreTokenizeCode`` needs (the spec's Unicode tables and pre-tokenizers with their
+    proofs, ``ExecCode``, the driver), each without its header and otherwise verbatim, followed
+    by the ``end`` of the sections it leaves open; then one ``#eval`` of
+    ``Bpe.Exec.runTexts`` with the encoding's chunk-length function."""
+    parts = []
+    for path in split_sources():
+        body = module_body(path)
+        parts.append(body.rstrip("\n") + "\n\n" + closing_ends(body))
+    return (
+        "module\n\n" + "\n".join(parts)
+        + f'\n#eval Bpe.Exec.runTexts {NEXT_CHUNK[name]} "{in_path}" "{out_path}"\n'
+    )
+
+
+#: the rank-file reader (compiled by the build as module ``Bpe.Exec.Ranks``)
+EXEC_RANKS = EXEC_CODE.with_name("Ranks.lean")
+
+
+def module_body(path: Path) -> str:
+    """The text of a module without its header (the ``module`` line and its imports), to be
+    appended to another module's text."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    k = 0
+    while k < len(lines) and (lines[k].strip() in ("", "module")
+                              or lines[k].startswith("public import ")):
+        k += 1
+    return "\n".join(lines[k:])
+
+
+def render_ranks_module(ranks_path: Path, texts_path: Path, out_path: Path,
+                        tables_path: Path | None) -> str:
+    """The generated module of the rank-file route: the text of ``lean/Bpe/Exec/Code.lean``,
+    then ``lean/Bpe/Exec/Ranks.lean`` without its header, verbatim, and one ``#eval`` of
+    ``Bpe.Exec.runRanks``."""
+    tables = "" if tables_path is None else str(tables_path)
+    return (
+        EXEC_CODE.read_text(encoding="utf-8") + "\n" + module_body(EXEC_RANKS)
+        + f'\n#eval Bpe.Exec.runRanks "{ranks_path}" "{texts_path}" "{out_path}" "{tables}"\n'
+    )
+
+
+# ------------------------------------------------------------------------------- run
+@dataclass
+class Run:
+    """One Lean run: the ids per text and the measurements."""
+
+    ids: list[list[int]]
+    entries: int
+    tokens: int
+    load_ms: int
+    encode_ms: int
+    lean_seconds: float
+    peak_rss_kib: int
+    output: str
+
+
+def _toolchain(runner=None, builder=None):
+    """The Lean runner and the builder of this repository (the project's modules built once,
+    so the generated module can import them)."""
+    from ..toolchain.build import Builder
+    from ..toolchain.runner import LeanRunner
+
+    repo = Path(__file__).resolve().parents[3]
+    if runner is None:
+        runner = LeanRunner(repo, repo / ".cache", log=lambda *_: None)
+    if builder is None:
+        builder = Builder(repo, runner, jobs=2, log=lambda *_: None)
+        builder.build(scan=True)
+    return runner, builder
+
+
+def _check_module(runner, builder, source: Path, summary: re.Pattern[str], out_path: Path,
+                  n_expected: int):
+    """Check ``source`` with Lean (its ``#eval`` writes one line of ids per text to
+    ``out_path`` and prints ``summary``); the check result, the summary's numbers and the ids,
+    or :class:`ExecCrossCheckError` if the run failed or did not encode ``n_expected`` texts."""
+    result = runner.check(source, [builder.out_dir])
+    m = summary.search(result.output)
+    if not result.ok or m is None or not out_path.exists():
+        raise ExecCrossCheckError(f"Lean run failed:\n{result.output[-3000:]}")
+    lines = out_path.read_text(encoding="ascii").split("\n")[:-1]
+    ids = [[int(x) for x in line.split()] for line in lines]
+    n_texts = int(m.group("texts"))
+    if n_texts != n_expected or len(ids) != n_expected:
+        raise ExecCrossCheckError(f"Lean encoded {n_texts} texts ({len(ids)} lines), not "
+                                  f"{n_expected}")
+    return result, [int(g) for g in m.groups()], ids
+
+
+def run_lean(tables: Tables, texts: Sequence[str], work: Path, runner=None, builder=None,
+             lean_split: bool = True) -> Run:
+    """Write the input and the module under ``work``, check the module with Lean, read back
+    the ids. With ``lean_split`` (the default) Lean pre-tokenizes the raw texts with the spec's
+    Unicode pre-tokenizer of the encoding (``runTexts``); otherwise Python writes tiktoken's
+    chunks (``runFiles``, what ``bpe-encode`` reads)."""
+    runner, builder = _toolchain(runner, builder)
+    work = work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    mod = MODULE_NAMES[tables.name] + ("" if lean_split else "Chunks")
+    in_path, out_path = work / f"{mod}.in", work / f"{mod}.out"
+    in_path.write_text(render_input(tables, texts, lean_split), encoding="ascii")
+    out_path.unlink(missing_ok=True)
+    source = work / f"ExecRun{mod}.lean"
+    text = (render_split_module(tables.name, in_path, out_path) if lean_split
+            else render_module(in_path, out_path))
+    source.write_text(text, encoding="utf-8")
+    result, counts, ids = _check_module(runner, builder, source, SUMMARY, out_path, len(texts))
+    entries, _, tokens, load_ms, encode_ms = counts
+    return Run(ids, entries, tokens, load_ms, encode_ms, result.seconds, result.peak_rss_kib,
+               result.output)
+
+
+RANKS_SUMMARY = re.compile(
+    r"ranks merges texts tokens parse_ms sort_ms recover_ms encode_ms: "
+    r"(\d+) (\d+) (?P<texts>\d+) (\d+) (\d+) (\d+) (\d+) (\d+)"
+)
+
+
+@dataclass
+class RanksRun:
+    """One Lean run of the rank-file route: the ids per text, the tables Lean built (if asked
+    for) and the measurements."""
+
+    ids: list[list[int]]
+    shuffle: list[int] | None
+    merges: dict[tuple[int, int], int] | None
+    n_ranks: int
+    n_merges: int
+    tokens: int
+    parse_ms: int
+    sort_ms: int
+    recover_ms: int
+    encode_ms: int
+    lean_seconds: float
+    peak_rss_kib: int
+    output: str
+
+
+def parse_tables(text: str) -> tuple[list[int], dict[tuple[int, int], int]]:
+    """The tables Lean wrote: a line of 256 shuffle values, then ``left right rank`` lines."""
+    lines = text.split("\n")
+    shuffle = [int(x) for x in lines[0].split()]
+    merges = {}
+    for line in lines[1:]:
+        if line:
+            a, b, r = map(int, line.split())
+            merges[(a, b)] = r
+    return shuffle, merges
+
+
+def run_lean_ranks(name: str, rank_file: bytes, texts: Sequence[str], work: Path,
+                   write_tables: bool = True, runner=None, builder=None) -> RanksRun:
+    """Write the rank file, the pre-tokenized texts and the module under ``work``, check the
+    module with Lean (which parses the rank file, builds the tables and encodes), read back
+    the ids (and the tables)."""
+    runner, builder = _toolchain(runner, builder)
+    work = work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    mod = MODULE_NAMES[name]
+    ranks_path, texts_path = work / f"{mod}.tiktoken", work / f"{mod}.texts"
+    out_path, tables_path = work / f"{mod}.ranks.out", work / f"{mod}.tables"
+    ranks_path.write_bytes(rank_file)
+    texts_path.write_text("\n".join(render_texts(name, texts)) + "\n", encoding="ascii")
+    for p in (out_path, tables_path):
+        p.unlink(missing_ok=True)
+    source = work / f"ExecRanksRun{mod}.lean"
+    source.write_text(render_ranks_module(ranks_path, texts_path, out_path,
+                                          tables_path if write_tables else None),
+                      encoding="utf-8")
+    result, counts, ids = _check_module(runner, builder, source, RANKS_SUMMARY, out_path,
+                                        len(texts))
+    n_ranks, n_merges, _, tokens, parse_ms, sort_ms, recover_ms, encode_ms = counts
+    shuffle = merges = None
+    if write_tables:
+        shuffle, merges = parse_tables(tables_path.read_text(encoding="ascii"))
+    return RanksRun(ids, shuffle, merges, n_ranks, n_merges, tokens, parse_ms, sort_ms,
+                    recover_ms, encode_ms, result.seconds, result.peak_rss_kib, result.output)
+
+
+def oracle(tables: Tables):  # -> tiktoken.Encoding
+    """tiktoken on the same ranks with the encoding's split pattern."""
+    import tiktoken
+
+    return tiktoken.Encoding(name=f"{tables.name}_{len(tables.ranks)}",
+                             pat_str=PATTERNS[tables.name], mergeable_ranks=tables.ranks,
+                             special_tokens={})
+
+
+def reference_ids(tables: Tables, texts: Sequence[str]) -> list[list[int]]:
+    """The Python reference (spec ``encode_with`` with the encoding's split pattern)."""
+    return [
+        encode_with(lambda data: chunks_of(tables.name, data.decode("utf-8")), tables.merges,
+                    tables.shuffle, text)
+        for text in texts
+    ]
+
+
+def mismatches(texts: Sequence[str], got: Sequence[Sequence[int]],
+               expected: Sequence[Sequence[int]]) -> list[tuple[str, list[int], list[int]]]:
+    return [(t, list(g), list(e)) for t, g, e in zip(texts, got, expected, strict=True)
+            if list(g) != list(e)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m verified_bpe.verify.exec_crosscheck",
+                                 description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--encoding", choices=ENCODINGS, default="cl100k_base")
+    ap.add_argument("--ranks", type=int, default=None, help="first N ranks only (default: all)")
+    ap.add_argument("--stdlib", type=int, default=5000, help="standard library lines")
+    ap.add_argument("--catalog", type=int, default=3000, help="non-English catalog messages")
+    ap.add_argument("--random", type=int, default=2000, help="random Unicode strings")
+    ap.add_argument("--no-reference", action="store_true", help="skip the Python reference")
+    ap.add_argument("--out", type=Path, default=Path(".cache/exec"))
+    ap.add_argument("--from-ranks", action="store_true",
+                    help="Lean reads the .tiktoken rank file and builds the tables itself")
+    ap.add_argument("--python-split", action="store_true",
+                    help="Python writes tiktoken's chunks (the input of bpe-encode) instead of "
+                         "Lean pre-tokenizing the raw texts")
+    args = ap.parse_args(argv)
+    tables = load_tables(args.encoding, args.ranks)
+    texts = default_texts(args.stdlib, args.catalog, args.random)
+    if args.from_ranks:
+        return main_from_ranks(args, tables, texts)
+    start = time.monotonic()
+    run = run_lean(tables, texts, args.out, lean_split=not args.python_split)
+    wall = time.monotonic() - start
+    enc = oracle(tables)
+    expected = [enc.encode_ordinary(t) for t in texts]
+    bad = mismatches(texts, run.ids, expected)
+    ref_bad = [] if args.no_reference else mismatches(texts, reference_ids(tables, texts),
+                                                      expected)
+    split = "tiktoken's chunks" if args.python_split else "pre-tokenized by Lean"
+    print(f"{args.encoding}: {len(tables.merges)} merges, {len(texts)} texts ({split}), "
+          f"{run.tokens} tokens")
+    print(f"Lean: check {run.lean_seconds:.1f} s (wall {wall:.1f} s incl. writing the input), "
+          f"peak RSS {run.peak_rss_kib // 1024} MiB; in the interpreter: reading the tables "
+          f"{run.load_ms / 1000:.1f} s, encoding {run.encode_ms / 1000:.1f} s "
+          f"({run.tokens / max(run.encode_ms, 1) * 1000:,.0f} tokens/s)")
+    print(f"mismatches: Lean vs tiktoken {len(bad)}; Python reference vs tiktoken "
+          f"{'skipped' if args.no_reference else len(ref_bad)}")
+    for t, g, e in bad[:5]:
+        print(f"  {t!r}: Lean {g} tiktoken {e}")
+    return 1 if bad or ref_bad else 0
+
+
+def main_from_ranks(args: argparse.Namespace, tables: Tables, texts: Sequence[str]) -> int:
+    """``--from-ranks``: Lean parses the ``.tiktoken`` file, recovers the tables and encodes;
+    its tables are compared with Python's and its ids with tiktoken's."""
+    start = time.monotonic()
+    run = run_lean_ranks(tables.name, rank_file_bytes(tables.name, args.ranks), texts, args.out)
+    wall = time.monotonic() - start
+    enc = oracle(tables)
+    expected = [enc.encode_ordinary(t) for t in texts]
+    bad = mismatches(texts, run.ids, expected)
+    same = run.shuffle == tables.shuffle and run.merges == tables.merges
+    print(f"{args.encoding}: Lean read {run.n_ranks} ranks, recovered {run.n_merges} merges; "
+          f"{len(texts)} texts, {run.tokens} tokens")
+    print(f"Lean: check {run.lean_seconds:.1f} s (wall {wall:.1f} s), peak RSS "
+          f"{run.peak_rss_kib // 1024} MiB; in the interpreter: parsing "
+          f"{run.parse_ms / 1000:.1f} s, "
+          f"sorting the keys {run.sort_ms / 1000:.1f} s, recovering the merges "
+          f"{run.recover_ms / 1000:.1f} s, encoding {run.encode_ms / 1000:.1f} s "
+          f"({run.tokens / max(run.encode_ms, 1) * 1000:,.0f} tokens/s)")
+    print(f"tables equal to Python's: {same}; mismatches: Lean vs tiktoken {len(bad)}")
+    for t, g, e in bad[:5]:
+        print(f"  {t!r}: Lean {g} tiktoken {e}")
+    return 1 if bad or not same else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
