@@ -3,7 +3,7 @@ the ``regex`` module.
 
 Oracle: the ``regex`` module (pinned in ``pyproject.toml``) running the printed pattern, with
 the character classes pinned: texts are drawn from an alphabet on which ``regex``'s Unicode
-tables and tiktoken's (:mod:`verified_bpe.spec.unicode_tables`, which the semantics reads)
+tables and tiktoken's (:mod:`verified_bpe.spec.unicode.tables`, which the semantics reads)
 agree (checked), and the case orbits of the alphabet are written out below.
 
 Checked on random patterns of the fragment and random texts:
@@ -46,14 +46,13 @@ from dataclasses import dataclass, replace
 
 import pytest
 import regex
+from verified_bpe.patterns import differing_characters
 
 from verified_bpe import patterns as pattern_strings
-from verified_bpe.patterns import differing_characters
-from verified_bpe.spec import unicode_tables as ut
 from verified_bpe.spec.regex import patterns as terms
 from verified_bpe.spec.regex.ascii import ascii_orbit
 from verified_bpe.spec.regex.match import find_iter_spans, match_at
-from verified_bpe.spec.regex.print import re_to_regex
+from verified_bpe.spec.regex.print import to_regex
 from verified_bpe.spec.regex.syntax import (
     Alt,
     Caseless,
@@ -74,6 +73,7 @@ from verified_bpe.spec.regex.syntax import (
     Seq,
     Set,
 )
+from verified_bpe.spec.unicode import tables as ut
 
 sys.setrecursionlimit(20000)
 
@@ -231,7 +231,7 @@ def random_pattern(rng: random.Random) -> Re:
 def _oracle_pattern(r: Re) -> str:
     """The printed pattern for the ``regex`` module: ``$`` as ``\\Z`` (intended difference 1;
     no literal of the generator prints a ``$``)."""
-    return re_to_regex(r).replace("$", "\\Z")
+    return to_regex(r).replace("$", "\\Z")
 
 
 def _fancy_find_iter(compiled: regex.Pattern[str], text: str) -> list[tuple[int, int]]:
@@ -264,13 +264,13 @@ def _check(r: Re, texts: list[str]) -> list[str]:
         for i in range(len(t) + 1):
             m = compiled.match(text, i)
             if match_at(CLASSES, r, t, i) != (m.end() if m else None):
-                bad.append(f"match_at {re_to_regex(r)!r} {text!r} at {i}")
+                bad.append(f"match_at {to_regex(r)!r} {text!r} at {i}")
         spans = find_iter_spans(CLASSES, r, t)
         if spans != _fancy_find_iter(compiled, text):
-            bad.append(f"find_iter {re_to_regex(r)!r} {text!r}")
+            bad.append(f"find_iter {to_regex(r)!r} {text!r}")
         native = [m.span() for m in compiled.finditer(text)]
         if all(a < b for a, b in native) and spans != native:
-            bad.append(f"finditer {re_to_regex(r)!r} {text!r}")
+            bad.append(f"finditer {to_regex(r)!r} {text!r}")
     return bad
 
 
@@ -308,18 +308,18 @@ def test_differential_full() -> None:
 # --- the patterns ----------------------------------------------------------------------------
 
 PATTERNS = [
-    (terms.SEED_PATTERN, pattern_strings.CL100K_PATTERN_ORIGINAL),
-    (terms.GPT2_PATTERN, pattern_strings.GPT2_PATTERN),
-    (terms.CL100K_PATTERN, pattern_strings.CL100K_PATTERN),
-    (terms.O200K_PATTERN, pattern_strings.O200K_PATTERN),
-    (terms.LLAMA3_PATTERN, pattern_strings.LLAMA3_PATTERN),
+    (terms.seed_pattern(), pattern_strings.CL100K_PATTERN_ORIGINAL),
+    (terms.gpt2_pattern(), pattern_strings.GPT2_PATTERN),
+    (terms.cl100k_pattern(), pattern_strings.CL100K_PATTERN),
+    (terms.o200k_pattern(), pattern_strings.O200K_PATTERN),
+    (terms.llama3_pattern(), pattern_strings.LLAMA3_PATTERN),
 ]
 
 
 @pytest.mark.parametrize(("term", "string"), PATTERNS)
 def test_pattern_prints_to_string(term: Re, string: str) -> None:
     """Each term prints back to the exact pattern string (tiktoken 0.14's, the seed's)."""
-    assert re_to_regex(term) == string
+    assert to_regex(term) == string
 
 
 @pytest.mark.parametrize(("term", "string"), PATTERNS)
@@ -387,13 +387,13 @@ def test_regex_bug_negated_after_caseless() -> None:
 
 def test_kernel_examples() -> None:
     """The facts of ``lean/BpeTest/RegexExamples.lean``, on the mirror (ASCII classes)."""
-    from verified_bpe.spec.regex.ascii import ASCII_CLASSES
+    from verified_bpe.spec.regex.ascii import ascii_classes
     from verified_bpe.spec.regex.match import find_iter
 
     def chunks(r: Re, text: str) -> list[str]:
-        return ["".join(map(chr, c)) for c in find_iter(ASCII_CLASSES, r, [ord(c) for c in text])]
+        return ["".join(map(chr, c)) for c in find_iter(ascii_classes(), r, [ord(c) for c in text])]
 
-    seed, cl100k = terms.SEED_PATTERN, terms.CL100K_PATTERN
+    seed, cl100k = terms.seed_pattern(), terms.cl100k_pattern()
     assert chunks(seed, "Hello world's 1234!!\n") == ["Hello", " world", "'s", " ", "123", "4",
                                                       "!!\n"]
     assert chunks(seed, "I'll   go\t\n\n  x  ") == ["I", "'ll", "  ", " go", "\t\n\n", " ", " x",
@@ -401,7 +401,7 @@ def test_kernel_examples() -> None:
     assert chunks(cl100k, "a\n ") == ["a", "\n "]
     assert chunks(seed, "a\n ") == ["a", "\n", " "]
     assert chunks(seed, "'S'\u017f'x") == ["'S", "'\u017f", "'x"]
-    assert chunks(terms.O200K_PATTERN, "HelloWorld's ABCdef") == ["Hello", "World's", " ABCdef"]
+    assert chunks(terms.o200k_pattern(), "HelloWorld's ABCdef") == ["Hello", "World's", " ABCdef"]
     a_star = Rep(Char(ord("a")), 0, None, False)
     assert chunks(Seq(a_star, Char(ord("a"))), "aaa") == ["aaa"]
     assert chunks(Seq(Rep(Char(ord("a")), 0, None, True), Char(ord("a"))), "aaa") == []

@@ -41,25 +41,25 @@ namespace Bpe.Regex
 abbrev Cont := List Nat → Option (List Nat)
 
 /-- Whether the class member `i` contains code point `x`. -/
-def Item.holds (C : Classes) (x : Nat) : Item → Bool
+def itemHolds (C : Classes) (x : Nat) : Item → Bool
   | .char c => x == c
   | .range lo hi => decide (lo ≤ x) && decide (x ≤ hi)
   | .prop p => C.has p x
 
 /-- The set of a class before negation and case closure. -/
-def CharClass.base (C : Classes) : CharClass → Nat → Bool
+def classBase (C : Classes) : CharClass → Nat → Bool
   | .esc _ p, x => C.has p x
-  | .set _ items, x => items.any (Item.holds C x)
+  | .set _ items, x => items.any (itemHolds C x)
 
 /-- Whether the class is negated. -/
-def CharClass.negated : CharClass → Bool
+def classNegated : CharClass → Bool
   | .esc n _ => n
   | .set n _ => n
 
 /-- Whether code point `x` is in the class; case-insensitively (`ci`) the set is closed under
 case orbits before the negation. -/
-def CharClass.holds (C : Classes) (ci : Bool) (k : CharClass) (x : Nat) : Bool :=
-  (k.base C x || (ci && (C.orbit x).any (k.base C))) != k.negated
+def classHolds (C : Classes) (ci : Bool) (k : CharClass) (x : Nat) : Bool :=
+  (classBase C k x || (ci && (C.orbit x).any (classBase C k))) != classNegated k
 
 /-- Whether code point `x` matches the literal `c` (case-insensitively when `ci`). -/
 def charHolds (C : Classes) (ci : Bool) (c x : Nat) : Bool :=
@@ -81,7 +81,8 @@ def upTo (m : List Nat → Cont → Option (List Nat)) (k : Cont) : Nat → Cont
   | n + 1, s => (m s fun s' => upTo m k n s').orElse fun _ => k s
 
 /-- Any number of iterations of `m`, greedy, each of which must shorten the input, then `k`.
-The counter `n` bounds the iterations; `n = s.length` is enough (`star_length`). -/
+The counter `n` bounds the iterations; `n = s.length + 1` is enough: more changes nothing
+(`Bpe.Regex.star_succ`). -/
 def star (m : List Nat → Cont → Option (List Nat)) (k : Cont) : Nat → Cont
   | 0, s => k s
   | n + 1, s =>
@@ -93,14 +94,14 @@ def repeatGreedy (m : List Nat → Cont → Option (List Nat)) (lo : Nat) (hi : 
     (k : Cont) : Cont :=
   times m (fun s => match hi with
     | some h => upTo m k (h - lo) s
-    | none => star m k s.length s) lo
+    | none => star m k (s.length + 1) s) lo
 
 /-- The matcher: `matchRe C r ci s k` runs `r` on `s` (case-insensitively when `ci`) and
 passes each way it matches, in priority order, to `k`, until `k` succeeds. -/
 def matchRe (C : Classes) : Re → Bool → List Nat → Cont → Option (List Nat)
   | .empty, _, s, k => k s
   | .char c, ci, s, k => step (charHolds C ci c) k s
-  | .cls cc, ci, s, k => step (cc.holds C ci) k s
+  | .cls cc, ci, s, k => step (classHolds C ci cc) k s
   | .seq a b, ci, s, k => matchRe C a ci s fun s' => matchRe C b ci s' k
   | .alt a b, ci, s, k => (matchRe C a ci s k).orElse fun _ => matchRe C b ci s k
   | .rep r lo hi possessive, ci, s, k =>
@@ -121,25 +122,31 @@ def matchRe (C : Classes) : Re → Bool → List Nat → Cont → Option (List N
 def matchAt (C : Classes) (r : Re) (s : List Nat) : Option (List Nat) :=
   matchRe C r false s some
 
-/-- The `find_iter` loop. `adj`: the previous match ended here (so an empty match here is
-not reported). `fuel` bounds the steps; `s.length + 1` is enough (each step but the last
-reads one code point or more). -/
-def findLoop (C : Classes) (r : Re) : Nat → Bool → List Nat → List (List Nat)
-  | 0, _, _ => []
-  | fuel + 1, adj, s =>
-    match matchAt C r s with
-    | some rest =>
-      if rest.length < s.length then
-        s.take (s.length - rest.length) :: findLoop C r fuel true rest
-      else
-        let more := match s with
-          | [] => []
-          | _ :: t => findLoop C r fuel false t
-        if adj then more else [] :: more
-    | none =>
+/-- One step of the `find_iter` loop at `s`, with `loop` for the rest. `adj`: the previous
+match ended here (so an empty match here is not reported). -/
+def findStep (C : Classes) (r : Re) (loop : Bool → List Nat → List (List Nat)) (adj : Bool)
+    (s : List Nat) : List (List Nat) :=
+  match matchAt C r s with
+  | some rest =>
+    if rest.length < s.length then s.take (s.length - rest.length) :: loop true rest
+    else if adj then
       match s with
       | [] => []
-      | _ :: t => findLoop C r fuel false t
+      | _ :: t => loop false t
+    else
+      [] :: match s with
+        | [] => []
+        | _ :: t => loop false t
+  | none =>
+    match s with
+    | [] => []
+    | _ :: t => loop false t
+
+/-- The `find_iter` loop; `fuel` bounds the steps. `s.length + 1` is enough (each step but
+the last reads one code point or more): more changes nothing (`Bpe.Regex.findLoop_succ`). -/
+def findLoop (C : Classes) (r : Re) : Nat → Bool → List Nat → List (List Nat)
+  | 0, _, _ => []
+  | fuel + 1, adj, s => findStep C r (findLoop C r fuel) adj s
 
 /-- All leftmost, non-overlapping matches of `r` in `s`, in order; the text between them is
 skipped (fancy-regex's `find_iter`, over code points). -/

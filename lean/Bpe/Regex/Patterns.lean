@@ -25,11 +25,11 @@ def it (c : Char) : Item := .char c.toNat
 
 /-- `r?`, `r*`, `r+`, `r{lo,hi}` (greedy) and their possessive forms. -/
 def opt (r : Re) : Re := .rep r 0 (some 1) false
-def star' (r : Re) : Re := .rep r 0 none false
+def many (r : Re) : Re := .rep r 0 none false
 def plus (r : Re) : Re := .rep r 1 none false
-def opt! (r : Re) : Re := .rep r 0 (some 1) true
-def star! (r : Re) : Re := .rep r 0 none true
-def plus! (r : Re) : Re := .rep r 1 none true
+def optPoss (r : Re) : Re := .rep r 0 (some 1) true
+def manyPoss (r : Re) : Re := .rep r 0 none true
+def plusPoss (r : Re) : Re := .rep r 1 none true
 
 /-- `\p{L}`, `\p{N}`, `\s`, `\S`. -/
 def pL : Re := .cls (.esc false .letter)
@@ -61,7 +61,7 @@ def contractionList : List Re :=
     .seq (ch '\'') (ch 'd')]
 
 /-- `\s*[\r\n]`, `\s+(?!\S)`, `\s+`. -/
-def newlineWs : Re := .seq (star' ws) newline
+def newlineWs : Re := .seq (many ws) newline
 def trailingWs : Re := .seq (plus ws) (.notAhead notWs)
 def otherWs : Re := plus ws
 
@@ -69,7 +69,7 @@ def otherWs : Re := plus ws
 `'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]++[\r\n]*|\s*[\r\n]|\s+(?!\S)|\s+`. -/
 def seedPattern : Re :=
   alts contractionsCl100k
-    [.seq (opt! wordLead) (plus pL), digits3, seqs (opt (ch ' ')) [plus! punct, star' newline],
+    [.seq (optPoss wordLead) (plus pL), digits3, seqs (opt (ch ' ')) [plusPoss punct, many newline],
       newlineWs, trailingWs, otherWs]
 
 /-- GPT-2:
@@ -85,8 +85,8 @@ def gpt2Pattern : Re :=
 `'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s`. -/
 def cl100kPattern : Re :=
   alts contractionsCl100k
-    [.seq (opt! wordLead) (plus! pL), .rep pN 1 (some 3) true,
-      seqs (opt (ch ' ')) [plus! punct, star! newline], .seq (plus! ws) .eos, newlineWs,
+    [.seq (optPoss wordLead) (plusPoss pL), .rep pN 1 (some 3) true,
+      seqs (opt (ch ' ')) [plusPoss punct, manyPoss newline], .seq (plusPoss ws) .eos, newlineWs,
       trailingWs, ws]
 
 /-- `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]` and `[\p{Ll}\p{Lm}\p{Lo}\p{M}]` (o200k_base). -/
@@ -102,10 +102,10 @@ def contractionsO200k : Re :=
 
 /-- o200k_base (tiktoken 0.14), seven alternatives joined by `|`. -/
 def o200kPattern : Re :=
-  alts (seqs (opt wordLead) [star' upperish, plus lowerish, contractionsO200k])
-    [seqs (opt wordLead) [plus upperish, star' lowerish, contractionsO200k], digits3,
-      seqs (opt (ch ' ')) [plus punct, star' (.cls (.set false [it '\r', it '\n', it '/']))],
-      .seq (star' ws) (plus newline), trailingWs, otherWs]
+  alts (seqs (opt wordLead) [many upperish, plus lowerish, contractionsO200k])
+    [seqs (opt wordLead) [plus upperish, many lowerish, contractionsO200k], digits3,
+      seqs (opt (ch ' ')) [plus punct, many (.cls (.set false [it '\r', it '\n', it '/']))],
+      .seq (many ws) (plus newline), trailingWs, otherWs]
 
 /-- `'[sS]`-style case pairs of Llama-3's contractions. -/
 def pair (c d : Char) : Re := .cls (.set false [it c, it d])
@@ -117,7 +117,7 @@ def llama3Pattern : Re :=
       [.seq (ch '\'') (pair 't' 'T'), seqs (ch '\'') [pair 'r' 'R', pair 'e' 'E'],
         seqs (ch '\'') [pair 'v' 'V', pair 'e' 'E'], .seq (ch '\'') (pair 'm' 'M'),
         seqs (ch '\'') [pair 'l' 'L', pair 'l' 'L'], .seq (ch '\'') (pair 'd' 'D')]))
-    [.seq (opt wordLead) (plus pL), digits3, seqs (opt (ch ' ')) [plus punct, star' newline],
-      .seq (star' ws) (plus newline), trailingWs, otherWs]
+    [.seq (opt wordLead) (plus pL), digits3, seqs (opt (ch ' ')) [plus punct, many newline],
+      .seq (many ws) (plus newline), trailingWs, otherWs]
 
 end Bpe.Regex

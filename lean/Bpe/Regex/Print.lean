@@ -5,7 +5,7 @@ public import Bpe.Regex.Syntax
 /-!
 # Printing a regex term back in regex syntax
 
-`Re.toRegex` writes a term in the syntax of tiktoken's engine and of Python's `regex`
+`toRegex` writes a term in the syntax of tiktoken's engine and of Python's `regex`
 module, character for character: the patterns of `Bpe.Regex.Patterns` print to the exact
 pattern strings of `verified_bpe.patterns` (tested in Python on the mirror,
 `tests/test_spec_regex.py`). The printer adds no parentheses: a term carries its groups
@@ -19,7 +19,7 @@ noncomputable section
 namespace Bpe.Regex
 
 /-- The name of a property inside `\p{…}`. -/
-def Property.name : Property → String
+def propertyName : Property → String
   | .letter => "L"
   | .number => "N"
   | .uppercase => "Lu"
@@ -31,9 +31,9 @@ def Property.name : Property → String
   | .whiteSpace => "s"
 
 /-- `\p{X}` (`\s` for White_Space), or `\P{X}` (`\S`) when `negated`. -/
-def Property.toRegex (negated : Bool) : Property → String
+def propertyToRegex (negated : Bool) : Property → String
   | .whiteSpace => if negated then "\\S" else "\\s"
-  | p => (if negated then "\\P{" else "\\p{") ++ p.name ++ "}"
+  | p => (if negated then "\\P{" else "\\p{") ++ propertyName p ++ "}"
 
 /-- Whether a code point must be escaped outside a class. -/
 def isMeta (c : Nat) : Bool :=
@@ -51,19 +51,19 @@ def charToRegex (inClass : Bool) (c : Nat) : String :=
   else String.singleton (Char.ofNat c)
 
 /-- A member of a bracketed class. -/
-def Item.toRegex : Item → String
+def itemToRegex : Item → String
   | .char c => charToRegex true c
   | .range lo hi => charToRegex true lo ++ "-" ++ charToRegex true hi
-  | .prop p => p.toRegex false
+  | .prop p => propertyToRegex false p
 
 /-- The members of a bracketed class, one after the other. -/
 def itemsToRegex : List Item → String
   | [] => ""
-  | i :: is => i.toRegex ++ itemsToRegex is
+  | i :: is => itemToRegex i ++ itemsToRegex is
 
 /-- A class: `\p{L}`, `\S`, `[…]`, `[^…]`. -/
-def CharClass.toRegex : CharClass → String
-  | .esc n p => p.toRegex n
+def classToRegex : CharClass → String
+  | .esc n p => propertyToRegex n p
   | .set n items => (if n then "[^" else "[") ++ itemsToRegex items ++ "]"
 
 /-- The quantifier of `{lo,hi}`: `?`, `*`, `+`, `{m}`, `{m,}` or `{m,n}`. -/
@@ -75,16 +75,16 @@ def quantifier (lo : Nat) : Option Nat → String
     else "{" ++ toString lo ++ "," ++ toString hi ++ "}"
 
 /-- The term in regex syntax. -/
-def Re.toRegex : Re → String
+def toRegex : Re → String
   | .empty => ""
   | .char c => charToRegex false c
-  | .cls k => k.toRegex
-  | .seq a b => a.toRegex ++ b.toRegex
-  | .alt a b => a.toRegex ++ "|" ++ b.toRegex
-  | .rep r lo hi possessive => r.toRegex ++ quantifier lo hi ++ (if possessive then "+" else "")
-  | .group r => "(?:" ++ r.toRegex ++ ")"
-  | .caseless r => "(?i:" ++ r.toRegex ++ ")"
-  | .notAhead r => "(?!" ++ r.toRegex ++ ")"
+  | .cls k => classToRegex k
+  | .seq a b => toRegex a ++ toRegex b
+  | .alt a b => toRegex a ++ "|" ++ toRegex b
+  | .rep r lo hi possessive => toRegex r ++ quantifier lo hi ++ (if possessive then "+" else "")
+  | .group r => "(?:" ++ toRegex r ++ ")"
+  | .caseless r => "(?i:" ++ toRegex r ++ ")"
+  | .notAhead r => "(?!" ++ toRegex r ++ ")"
   | .eos => "$"
 
 end Bpe.Regex

@@ -51,5 +51,6 @@ def ascii_orbit(x: int) -> list[int]:
     return []
 
 
-#: Lean: ``asciiClasses``.
-ASCII_CLASSES = Classes(ascii_has, ascii_orbit)
+def ascii_classes() -> Classes:
+    """Lean: ``asciiClasses``."""
+    return Classes(ascii_has, ascii_orbit)

@@ -38,7 +38,7 @@ Matcher = Callable[[int, Cont], int | None]
 
 
 def item_holds(c: Classes, x: int, i: Item) -> bool:
-    """Lean: ``Item.holds``."""
+    """Lean: ``itemHolds``."""
     if isinstance(i, ItemChar):
         return x == i.c
     if isinstance(i, ItemRange):
@@ -47,22 +47,22 @@ def item_holds(c: Classes, x: int, i: Item) -> bool:
     return c.has(i.p, x)
 
 
-def char_class_base(c: Classes, k: CharClass, x: int) -> bool:
-    """Lean: ``CharClass.base``."""
+def class_base(c: Classes, k: CharClass, x: int) -> bool:
+    """Lean: ``classBase``."""
     if isinstance(k, Esc):
         return c.has(k.p, x)
     return any(item_holds(c, x, i) for i in k.items)
 
 
-def char_class_negated(k: CharClass) -> bool:
-    """Lean: ``CharClass.negated``."""
+def class_negated(k: CharClass) -> bool:
+    """Lean: ``classNegated``."""
     return k.negated
 
 
-def char_class_holds(c: Classes, ci: bool, k: CharClass, x: int) -> bool:
-    """Lean: ``CharClass.holds``: case-closed (when ``ci``), then negated."""
-    inside = char_class_base(c, k, x) or (ci and any(char_class_base(c, k, y) for y in c.orbit(x)))
-    return inside != char_class_negated(k)
+def class_holds(c: Classes, ci: bool, k: CharClass, x: int) -> bool:
+    """Lean: ``classHolds``: case-closed (when ``ci``), then negated."""
+    inside = class_base(c, k, x) or (ci and any(class_base(c, k, y) for y in c.orbit(x)))
+    return inside != class_negated(k)
 
 
 def char_holds(c: Classes, ci: bool, lit: int, x: int) -> bool:
@@ -106,7 +106,7 @@ def repeat_greedy(t: Text, m: Matcher, lo: int, hi: int | None, k: Cont, i: int)
     def rest(j: int) -> int | None:
         if hi is not None:
             return up_to(m, k, max(hi - lo, 0), j)
-        return star(t, m, k, len(t) - j, j)
+        return star(t, m, k, len(t) - j + 1, j)
 
     return times(m, rest, lo, i)
 
@@ -120,7 +120,7 @@ def match_re(c: Classes, t: Text, r: Re, ci: bool, i: int, k: Cont) -> int | Non
         return step(t, lambda x: char_holds(c, ci, lit, x), k, i)
     if isinstance(r, Cls):
         cls = r.k
-        return step(t, lambda x: char_class_holds(c, ci, cls, x), k, i)
+        return step(t, lambda x: class_holds(c, ci, cls, x), k, i)
     if isinstance(r, Seq):
         b = r.b
         return match_re(c, t, r.a, ci, i, lambda j: match_re(c, t, b, ci, j, k))
@@ -152,22 +152,26 @@ def match_at(c: Classes, r: Re, t: Text, i: int) -> int | None:
     return match_re(c, t, r, False, i, lambda j: j)
 
 
+Loop = Callable[[bool, int], list[tuple[int, int]]]
+
+
+def find_step(c: Classes, r: Re, t: Text, loop: Loop, adj: bool, i: int) -> list[tuple[int, int]]:
+    """Lean: ``findStep``: one step of the ``find_iter`` loop at ``i``, ``loop`` for the rest;
+    the matches as ``(start, end)`` spans."""
+    e = match_at(c, r, t, i)
+    if e is not None:
+        if len(t) - e < len(t) - i:
+            return [(i, e), *loop(True, e)]
+        more = [] if i >= len(t) else loop(False, i + 1)
+        return more if adj else [(i, i), *more]
+    return [] if i >= len(t) else loop(False, i + 1)
+
+
 def find_loop(c: Classes, r: Re, t: Text, fuel: int, adj: bool, i: int) -> list[tuple[int, int]]:
-    """Lean: ``findLoop`` (a loop here); the matches as ``(start, end)`` spans."""
-    out: list[tuple[int, int]] = []
-    while fuel > 0:
-        fuel -= 1
-        e = match_at(c, r, t, i)
-        if e is not None and len(t) - e < len(t) - i:
-            out.append((i, e))
-            adj, i = True, e
-            continue
-        if e is not None and not adj:
-            out.append((i, i))
-        if i >= len(t):
-            break
-        adj, i = False, i + 1
-    return out
+    """Lean: ``findLoop``."""
+    if fuel == 0:
+        return []
+    return find_step(c, r, t, lambda b, j: find_loop(c, r, t, fuel - 1, b, j), adj, i)
 
 
 def find_iter_spans(c: Classes, r: Re, t: Text) -> list[tuple[int, int]]:

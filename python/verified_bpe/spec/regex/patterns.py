@@ -1,7 +1,8 @@
 """The pre-tokenization patterns as regex terms.
 
-Lean: ``Bpe.Regex.Patterns``.  Each prints (:func:`.print.re_to_regex`) to the exact string
-of :mod:`verified_bpe.patterns` (``tests/test_spec_regex.py``).
+Lean: ``Bpe.Regex.Patterns``.  Each Lean constant is a function of no arguments here.  Each
+pattern prints (:func:`.print.to_regex`) to the exact string of :mod:`verified_bpe.patterns`
+(``tests/test_spec_regex.py``).
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ def opt(r: Re) -> Re:
     return Rep(r, 0, 1, False)
 
 
-def star_(r: Re) -> Re:
-    """Lean: ``star'``: ``r*``."""
+def many(r: Re) -> Re:
+    """Lean: ``many``: ``r*``."""
     return Rep(r, 0, None, False)
 
 
@@ -51,102 +52,143 @@ def plus(r: Re) -> Re:
     return Rep(r, 1, None, False)
 
 
-def opt_p(r: Re) -> Re:
-    """Lean: ``opt!``: ``r?+``."""
+def opt_poss(r: Re) -> Re:
+    """Lean: ``optPoss``: ``r?+``."""
     return Rep(r, 0, 1, True)
 
 
-def star_p(r: Re) -> Re:
-    """Lean: ``star!``: ``r*+``."""
+def many_poss(r: Re) -> Re:
+    """Lean: ``manyPoss``: ``r*+``."""
     return Rep(r, 0, None, True)
 
 
-def plus_p(r: Re) -> Re:
-    """Lean: ``plus!``: ``r++``."""
+def plus_poss(r: Re) -> Re:
+    """Lean: ``plusPoss``: ``r++``."""
     return Rep(r, 1, None, True)
 
 
-#: Lean: ``pL``, ``pN``, ``ws``, ``notWs``: ``\p{L}``, ``\p{N}``, ``\s``, ``\S``.
-P_L: Re = Cls(Esc(False, Property.LETTER))
-P_N: Re = Cls(Esc(False, Property.NUMBER))
-WS: Re = Cls(Esc(False, Property.WHITE_SPACE))
-NOT_WS: Re = Cls(Esc(True, Property.WHITE_SPACE))
+def p_l() -> Re:
+    """Lean: ``pL``: ``\\p{L}``."""
+    return Cls(Esc(False, Property.LETTER))
 
-#: Lean: ``wordLead``: ``[^\r\n\p{L}\p{N}]``.
-WORD_LEAD: Re = Cls(
-    Set(True, (it("\r"), it("\n"), ItemProp(Property.LETTER), ItemProp(Property.NUMBER)))
-)
-#: Lean: ``punct``: ``[^\s\p{L}\p{N}]``.
-PUNCT: Re = Cls(
-    Set(True, (ItemProp(Property.WHITE_SPACE), ItemProp(Property.LETTER),
-               ItemProp(Property.NUMBER)))
-)
-#: Lean: ``newline``: ``[\r\n]``.
-NEWLINE: Re = Cls(Set(False, (it("\r"), it("\n"))))
-#: Lean: ``digits3``: ``\p{N}{1,3}``.
-DIGITS3: Re = Rep(P_N, 1, 3, False)
 
-#: Lean: ``contractionsCl100k``: ``'(?i:[sdmt]|ll|ve|re)``.
-CONTRACTIONS_CL100K: Re = Seq(
-    ch("'"),
-    Caseless(alts(Cls(Set(False, (it("s"), it("d"), it("m"), it("t")))),
-                  [Seq(ch("l"), ch("l")), Seq(ch("v"), ch("e")), Seq(ch("r"), ch("e"))])),
-)
+def p_n() -> Re:
+    """Lean: ``pN``: ``\\p{N}``."""
+    return Cls(Esc(False, Property.NUMBER))
 
-#: Lean: ``contractionList``: ``'s``, ``'t``, ``'re``, ``'ve``, ``'m``, ``'ll``, ``'d``.
-CONTRACTION_LIST: list[Re] = [
-    Seq(ch("'"), ch("s")), Seq(ch("'"), ch("t")), seqs(ch("'"), [ch("r"), ch("e")]),
-    seqs(ch("'"), [ch("v"), ch("e")]), Seq(ch("'"), ch("m")), seqs(ch("'"), [ch("l"), ch("l")]),
-    Seq(ch("'"), ch("d")),
-]
 
-#: Lean: ``newlineWs``, ``trailingWs``, ``otherWs``: ``\s*[\r\n]``, ``\s+(?!\S)``, ``\s+``.
-NEWLINE_WS: Re = Seq(star_(WS), NEWLINE)
-TRAILING_WS: Re = Seq(plus(WS), NotAhead(NOT_WS))
-OTHER_WS: Re = plus(WS)
+def ws() -> Re:
+    """Lean: ``ws``: ``\\s``."""
+    return Cls(Esc(False, Property.WHITE_SPACE))
 
-#: Lean: ``seedPattern`` (cl100k_base as first published).
-SEED_PATTERN: Re = alts(
-    CONTRACTIONS_CL100K,
-    [Seq(opt_p(WORD_LEAD), plus(P_L)), DIGITS3, seqs(opt(ch(" ")), [plus_p(PUNCT), star_(NEWLINE)]),
-     NEWLINE_WS, TRAILING_WS, OTHER_WS],
-)
 
-#: Lean: ``gpt2Pattern``.
-GPT2_PATTERN: Re = alts(
-    Seq(ch("'"), ch("s")),
-    [*CONTRACTION_LIST[1:],
-     Seq(opt(ch(" ")), plus(Cls(Set(False, (ItemProp(Property.LETTER),))))),
-     Seq(opt(ch(" ")), plus(Cls(Set(False, (ItemProp(Property.NUMBER),))))),
-     Seq(opt(ch(" ")), plus(PUNCT)), TRAILING_WS, OTHER_WS],
-)
+def not_ws() -> Re:
+    """Lean: ``notWs``: ``\\S``."""
+    return Cls(Esc(True, Property.WHITE_SPACE))
 
-#: Lean: ``cl100kPattern`` (tiktoken 0.14).
-CL100K_PATTERN: Re = alts(
-    CONTRACTIONS_CL100K,
-    [Seq(opt_p(WORD_LEAD), plus_p(P_L)), Rep(P_N, 1, 3, True),
-     seqs(opt(ch(" ")), [plus_p(PUNCT), star_p(NEWLINE)]), Seq(plus_p(WS), Eos()), NEWLINE_WS,
-     TRAILING_WS, WS],
-)
 
-#: Lean: ``upperish``, ``lowerish``: ``[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]``,
-#: ``[\p{Ll}\p{Lm}\p{Lo}\p{M}]``.
-UPPERISH: Re = Cls(Set(False, tuple(ItemProp(p) for p in (
-    Property.UPPERCASE, Property.TITLECASE, Property.MODIFIER, Property.OTHER_LETTER,
-    Property.MARK))))
-LOWERISH: Re = Cls(Set(False, tuple(ItemProp(p) for p in (
-    Property.LOWERCASE, Property.MODIFIER, Property.OTHER_LETTER, Property.MARK))))
+def word_lead() -> Re:
+    """Lean: ``wordLead``: ``[^\\r\\n\\p{L}\\p{N}]``."""
+    return Cls(Set(True, (it("\r"), it("\n"), ItemProp(Property.LETTER),
+                          ItemProp(Property.NUMBER))))
 
-#: Lean: ``contractionsO200k``: ``(?i:'s|'t|'re|'ve|'m|'ll|'d)?``.
-CONTRACTIONS_O200K: Re = opt(Caseless(alts(Seq(ch("'"), ch("s")), CONTRACTION_LIST[1:])))
 
-#: Lean: ``o200kPattern`` (tiktoken 0.14).
-O200K_PATTERN: Re = alts(
-    seqs(opt(WORD_LEAD), [star_(UPPERISH), plus(LOWERISH), CONTRACTIONS_O200K]),
-    [seqs(opt(WORD_LEAD), [plus(UPPERISH), star_(LOWERISH), CONTRACTIONS_O200K]), DIGITS3,
-     seqs(opt(ch(" ")), [plus(PUNCT), star_(Cls(Set(False, (it("\r"), it("\n"), it("/")))))]),
-     Seq(star_(WS), plus(NEWLINE)), TRAILING_WS, OTHER_WS],
-)
+def punct() -> Re:
+    """Lean: ``punct``: ``[^\\s\\p{L}\\p{N}]``."""
+    return Cls(Set(True, (ItemProp(Property.WHITE_SPACE), ItemProp(Property.LETTER),
+                          ItemProp(Property.NUMBER))))
+
+
+def newline() -> Re:
+    """Lean: ``newline``: ``[\\r\\n]``."""
+    return Cls(Set(False, (it("\r"), it("\n"))))
+
+
+def digits3() -> Re:
+    """Lean: ``digits3``: ``\\p{N}{1,3}``."""
+    return Rep(p_n(), 1, 3, False)
+
+
+def contractions_cl100k() -> Re:
+    """Lean: ``contractionsCl100k``: ``'(?i:[sdmt]|ll|ve|re)``."""
+    return Seq(ch("'"), Caseless(alts(
+        Cls(Set(False, (it("s"), it("d"), it("m"), it("t")))),
+        [Seq(ch("l"), ch("l")), Seq(ch("v"), ch("e")), Seq(ch("r"), ch("e"))])))
+
+
+def contraction_list() -> list[Re]:
+    """Lean: ``contractionList``: ``'s``, ``'t``, ``'re``, ``'ve``, ``'m``, ``'ll``, ``'d``."""
+    return [Seq(ch("'"), ch("s")), Seq(ch("'"), ch("t")), seqs(ch("'"), [ch("r"), ch("e")]),
+            seqs(ch("'"), [ch("v"), ch("e")]), Seq(ch("'"), ch("m")),
+            seqs(ch("'"), [ch("l"), ch("l")]), Seq(ch("'"), ch("d"))]
+
+
+def newline_ws() -> Re:
+    """Lean: ``newlineWs``: ``\\s*[\\r\\n]``."""
+    return Seq(many(ws()), newline())
+
+
+def trailing_ws() -> Re:
+    """Lean: ``trailingWs``: ``\\s+(?!\\S)``."""
+    return Seq(plus(ws()), NotAhead(not_ws()))
+
+
+def other_ws() -> Re:
+    """Lean: ``otherWs``: ``\\s+``."""
+    return plus(ws())
+
+
+def seed_pattern() -> Re:
+    """Lean: ``seedPattern`` (cl100k_base as first published)."""
+    return alts(contractions_cl100k(), [
+        Seq(opt_poss(word_lead()), plus(p_l())), digits3(),
+        seqs(opt(ch(" ")), [plus_poss(punct()), many(newline())]),
+        newline_ws(), trailing_ws(), other_ws()])
+
+
+def gpt2_pattern() -> Re:
+    """Lean: ``gpt2Pattern``."""
+    return alts(Seq(ch("'"), ch("s")), [
+        *contraction_list()[1:],
+        Seq(opt(ch(" ")), plus(Cls(Set(False, (ItemProp(Property.LETTER),))))),
+        Seq(opt(ch(" ")), plus(Cls(Set(False, (ItemProp(Property.NUMBER),))))),
+        Seq(opt(ch(" ")), plus(punct())), trailing_ws(), other_ws()])
+
+
+def cl100k_pattern() -> Re:
+    """Lean: ``cl100kPattern`` (tiktoken 0.14)."""
+    return alts(contractions_cl100k(), [
+        Seq(opt_poss(word_lead()), plus_poss(p_l())), Rep(p_n(), 1, 3, True),
+        seqs(opt(ch(" ")), [plus_poss(punct()), many_poss(newline())]),
+        Seq(plus_poss(ws()), Eos()), newline_ws(), trailing_ws(), ws()])
+
+
+def upperish() -> Re:
+    """Lean: ``upperish``: ``[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]``."""
+    return Cls(Set(False, tuple(ItemProp(p) for p in (
+        Property.UPPERCASE, Property.TITLECASE, Property.MODIFIER, Property.OTHER_LETTER,
+        Property.MARK))))
+
+
+def lowerish() -> Re:
+    """Lean: ``lowerish``: ``[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]``."""
+    return Cls(Set(False, tuple(ItemProp(p) for p in (
+        Property.LOWERCASE, Property.MODIFIER, Property.OTHER_LETTER, Property.MARK))))
+
+
+def contractions_o200k() -> Re:
+    """Lean: ``contractionsO200k``: ``(?i:'s|'t|'re|'ve|'m|'ll|'d)?``."""
+    return opt(Caseless(alts(Seq(ch("'"), ch("s")), contraction_list()[1:])))
+
+
+def o200k_pattern() -> Re:
+    """Lean: ``o200kPattern`` (tiktoken 0.14)."""
+    first = seqs(opt(word_lead()), [many(upperish()), plus(lowerish()), contractions_o200k()])
+    return alts(first, [
+        seqs(opt(word_lead()), [plus(upperish()), many(lowerish()), contractions_o200k()]),
+        digits3(),
+        seqs(opt(ch(" ")), [plus(punct()), many(Cls(Set(False, (it("\r"), it("\n"), it("/")))))]),
+        Seq(many(ws()), plus(newline())), trailing_ws(), other_ws()])
 
 
 def pair(c: str, d: str) -> Re:
@@ -154,12 +196,12 @@ def pair(c: str, d: str) -> Re:
     return Cls(Set(False, (it(c), it(d))))
 
 
-#: Lean: ``llama3Pattern``.
-LLAMA3_PATTERN: Re = alts(
-    Group(alts(Seq(ch("'"), pair("s", "S")),
-               [Seq(ch("'"), pair("t", "T")), seqs(ch("'"), [pair("r", "R"), pair("e", "E")]),
-                seqs(ch("'"), [pair("v", "V"), pair("e", "E")]), Seq(ch("'"), pair("m", "M")),
-                seqs(ch("'"), [pair("l", "L"), pair("l", "L")]), Seq(ch("'"), pair("d", "D"))])),
-    [Seq(opt(WORD_LEAD), plus(P_L)), DIGITS3, seqs(opt(ch(" ")), [plus(PUNCT), star_(NEWLINE)]),
-     Seq(star_(WS), plus(NEWLINE)), TRAILING_WS, OTHER_WS],
-)
+def llama3_pattern() -> Re:
+    """Lean: ``llama3Pattern``."""
+    return alts(Group(alts(Seq(ch("'"), pair("s", "S")), [
+        Seq(ch("'"), pair("t", "T")), seqs(ch("'"), [pair("r", "R"), pair("e", "E")]),
+        seqs(ch("'"), [pair("v", "V"), pair("e", "E")]), Seq(ch("'"), pair("m", "M")),
+        seqs(ch("'"), [pair("l", "L"), pair("l", "L")]), Seq(ch("'"), pair("d", "D"))])), [
+        Seq(opt(word_lead()), plus(p_l())), digits3(),
+        seqs(opt(ch(" ")), [plus(punct()), many(newline())]),
+        Seq(many(ws()), plus(newline())), trailing_ws(), other_ws()])

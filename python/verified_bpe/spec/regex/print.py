@@ -42,12 +42,12 @@ _NAMES = {
 
 
 def property_name(p: Property) -> str:
-    """Lean: ``Property.name``."""
+    """Lean: ``propertyName``."""
     return _NAMES[p]
 
 
 def property_to_regex(negated: bool, p: Property) -> str:
-    """Lean: ``Property.toRegex``: ``\\p{X}``/``\\s``, or ``\\P{X}``/``\\S``."""
+    """Lean: ``propertyToRegex``: ``\\p{X}``/``\\s``, or ``\\P{X}``/``\\S``."""
     if p is Property.WHITE_SPACE:
         return "\\S" if negated else "\\s"
     return ("\\P{" if negated else "\\p{") + property_name(p) + "}"
@@ -77,7 +77,7 @@ def char_to_regex(in_class: bool, c: int) -> str:
 
 
 def item_to_regex(i: Item) -> str:
-    """Lean: ``Item.toRegex``."""
+    """Lean: ``itemToRegex``."""
     if isinstance(i, ItemChar):
         return char_to_regex(True, i.c)
     if isinstance(i, ItemRange):
@@ -91,8 +91,8 @@ def items_to_regex(items: Sequence[Item]) -> str:
     return "".join(item_to_regex(i) for i in items)
 
 
-def char_class_to_regex(k: CharClass) -> str:
-    """Lean: ``CharClass.toRegex``."""
+def class_to_regex(k: CharClass) -> str:
+    """Lean: ``classToRegex``."""
     if isinstance(k, Esc):
         return property_to_regex(k.negated, k.p)
     return ("[^" if k.negated else "[") + items_to_regex(k.items) + "]"
@@ -109,25 +109,25 @@ def quantifier(lo: int, hi: int | None) -> str:
     return "{" + str(lo) + "," + str(hi) + "}"
 
 
-def re_to_regex(r: Re) -> str:
-    """Lean: ``Re.toRegex``."""
+def to_regex(r: Re) -> str:
+    """Lean: ``toRegex``."""
     if isinstance(r, Empty):
         return ""
     if isinstance(r, Char):
         return char_to_regex(False, r.c)
     if isinstance(r, Cls):
-        return char_class_to_regex(r.k)
+        return class_to_regex(r.k)
     if isinstance(r, Seq):
-        return re_to_regex(r.a) + re_to_regex(r.b)
+        return to_regex(r.a) + to_regex(r.b)
     if isinstance(r, Alt):
-        return re_to_regex(r.a) + "|" + re_to_regex(r.b)
+        return to_regex(r.a) + "|" + to_regex(r.b)
     if isinstance(r, Rep):
-        return re_to_regex(r.r) + quantifier(r.lo, r.hi) + ("+" if r.possessive else "")
+        return to_regex(r.r) + quantifier(r.lo, r.hi) + ("+" if r.possessive else "")
     if isinstance(r, Group):
-        return "(?:" + re_to_regex(r.r) + ")"
+        return "(?:" + to_regex(r.r) + ")"
     if isinstance(r, Caseless):
-        return "(?i:" + re_to_regex(r.r) + ")"
+        return "(?i:" + to_regex(r.r) + ")"
     if isinstance(r, NotAhead):
-        return "(?!" + re_to_regex(r.r) + ")"
+        return "(?!" + to_regex(r.r) + ")"
     assert isinstance(r, Eos)
     return "$"

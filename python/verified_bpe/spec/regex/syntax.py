@@ -152,6 +152,11 @@ class Classes:
     orbit: Callable[[int], Sequence[int]]
 
 
+def classes(has: Callable[[Property, int], bool], orbit: Callable[[int], Sequence[int]]) -> Classes:
+    """Lean: ``Classes`` (its constructor)."""
+    return Classes(has, orbit)
+
+
 def seqs(a: Re, rs: Sequence[Re]) -> Re:
     """Lean: ``seqs``: ``a`` followed by each of ``rs`` (right-nested)."""
     if not rs:
