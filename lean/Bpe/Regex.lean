@@ -1,0 +1,34 @@
+module
+
+public import Bpe.Regex.Syntax
+public import Bpe.Regex.Match
+public import Bpe.Regex.Print
+public import Bpe.Regex.Patterns
+public import Bpe.Regex.Ascii
+public import Bpe.Regex.Fuel
+
+/-!
+# Regex semantics of the pre-tokenization patterns (issue 22, step 1)
+
+* `Bpe.Regex.Syntax`: the fragment (literals, classes over abstract Unicode properties,
+  concatenation, ordered alternation, greedy and possessive repetition, groups, `(?i:…)`,
+  `(?!…)`, `$`) and the `Classes` record through which the semantics reads the properties.
+* `Bpe.Regex.Match`: the semantics of tiktoken's engine (fancy-regex): a continuation-passing
+  backtracking matcher, leftmost-first with priorities (`matchRe`, `matchAt`), `$` = end of the
+  haystack, and `findIter` = `find_iter` (leftmost, non-overlapping, gaps skipped, fancy-regex's
+  rule for empty matches). Structural recursion throughout, so the kernel evaluates it.
+* `Bpe.Regex.Print`: a term back in regex syntax.
+* `Bpe.Regex.Patterns`: the seed's, GPT-2, cl100k_base, o200k_base and Llama-3 patterns as
+  terms; they print to the exact strings of `verified_bpe.patterns`.
+* `Bpe.Regex.Ascii`: the ASCII instance of the classes.
+* `Bpe.Regex.Fuel`: the counters that make the loops structural suffice: more changes
+  nothing (`star_succ`, `findLoop_succ`, `findLoop_eq_findIter`).
+
+What this layer proves: the counters of the two loops suffice (`Bpe.Regex.Fuel`), so
+`findIter` is the unbounded `find_iter`. That the semantics is the engine's is tested, not
+proved: the Python mirror (`verified_bpe.spec.regex`) is differential-tested against the
+`regex` module on 10^5 random patterns of the fragment (`tests/test_spec_regex.py`, which lists
+the intended differences), and `BpeTest.RegexExamples` evaluates cases in the kernel. The
+theorems that the pre-tokenizers equal `findIter` of these patterns are the next steps of
+issue 22.
+-/
