@@ -4,6 +4,7 @@ public import Bpe.Seed
 public import Bpe.Ranks
 public import Bpe.Unicode
 public import Bpe.Exec
+public import Bpe.Regex
 
 /-!
 # Verified byte-level BPE (GPT-4 style)
@@ -13,6 +14,8 @@ Library root: imports the root of each layer, bottom to top.
 - `Bpe.Ranks`: tiktoken's rank BPE and the proof that the seed's encoder computes it.
 - `Bpe.Unicode`: the cl100k_base and o200k_base pre-tokenizers over Unicode.
 - `Bpe.Exec`: the compiled code and the proofs that it returns what the spec returns.
+- `Bpe.Regex`: the semantics of tiktoken's regex engine on the pre-tokenizers' fragment, the
+  patterns as terms, and the machines proven equal to `findIter` of their patterns.
 
 Start reading at `Bpe.Seed.Roundtrip` for the statements, or at `Bpe.Seed.Classify` to follow
 the seed in order.

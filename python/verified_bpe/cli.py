@@ -444,9 +444,7 @@ def main(
 ) -> int:
     """Run the command line; returns the exit status (argparse exits with 2 itself)."""
     parser = build_parser(prog)
-    args, extra = parser.parse_known_args(argv)
-    if extra and args.command not in PASS_THROUGH:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args = parser.parse_args(argv)
     unused = option_without_effect(args)
     if unused is not None:
         parser.error(unused)
