@@ -173,7 +173,7 @@ def test_help_exit_0(args):
     [
         (),
         ("frobnicate",),
-        ("encode", "--encoding", "p50k_base", "x"),
+        ("encode", "--encoding", "q50k_base", "x"),  # not a registered encoding
         ("encode", "--engine", "turbo", "x"),
         ("encode", "--no-such-option", "x"),
         ("encode", "--gguf", "a.gguf", "--model", "b.model", "x"),
@@ -312,12 +312,18 @@ def test_help_lists_every_option(command):
     assert _options(run(command, "--help").stdout.decode()) == accepted
 
 
-def test_encoding_takes_every_registered_encoding():
+def test_encoding_takes_every_registered_encoding(tmp_path, monkeypatch):
     """``--encoding`` accepts every name of ``list_encoding_names``; o200k_harmony encodes
-    its special tokens as tiktoken's own o200k_harmony does."""
+    its special tokens as tiktoken's own o200k_harmony does.  The GPT-2 family's files come
+    from a tiktoken cache rebuilt from llama.cpp's GPT-2 vocabulary (published hashes)."""
     import verified_bpe
+    from verified_bpe.engine.vocab import tiktoken_cache_path
+    from verified_bpe.verify import testdata
 
     openai_public = pytest.importorskip("tiktoken_ext.openai_public")
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))
+    for file_name, contents in testdata.gpt2_tiktoken_files().items():
+        tiktoken_cache_path(file_name)[0].write_bytes(contents)
     text = "<|start|>user<|message|>2+2?<|end|> <|endoftext|> x"
     for name in verified_bpe.list_encoding_names():
         proc = run("encode", "--encoding", name, "--allowed-special", "all", text)
