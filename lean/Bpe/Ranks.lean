@@ -8,6 +8,8 @@ public import Bpe.Ranks.Equiv
 public import Bpe.Ranks.Slice
 public import Bpe.Ranks.Tree
 public import Bpe.Ranks.Fast
+public import Bpe.Ranks.Large
+public import Bpe.Ranks.Roundtrip
 
 /-!
 # Layer 2: tiktoken's rank BPE, and the seed's encoder is tiktoken's
@@ -18,5 +20,8 @@ through a proven search tree (`Tree`, `Fast`), and the equivalence: under condit
 seed's merge loop on the recovered tables returns tiktoken's ids, for every chunk and every
 string (`Equiv`: `Bpe.encodeChunk_eq_bytePairMerge`, `Bpe.encodeWith_eq_encodeRanksWith`;
 its two sides in `MergePair` and `DecomposeRun`; on given tables in `Slice`).
+tiktoken 0.14's heap merge for pieces of 100 bytes or more is the same loop (`Large`:
+`Bpe.bytePairMergeLarge_eq_bytePairMerge`, `Bpe.encodePieceRanksBySize_eq`), and tiktoken's
+algorithm round-trips under condition C (`Roundtrip`: `Bpe.decodeRanks_encodeRanksWith`).
 Builds on `Bpe.Seed`.
 -/
