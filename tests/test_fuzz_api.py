@@ -33,7 +33,7 @@ import regex
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from test_train import naive_replace as oracle_merge  # minbpe's merge, already an oracle
+from oracles import naive_replace as oracle_merge  # minbpe's merge, already an oracle
 from verified_bpe.api.encoding import Encoding
 from verified_bpe.engine.patterns import CL100K_PATTERN, O200K_PATTERN
 from verified_bpe.engine.vocab import load_ranks
