@@ -26,6 +26,8 @@ Lean module              Python module                     notes
 ``Bpe.Ranks.Basic``      :mod:`.ranks.basic`               rank-based merging; ``ranks_ok``
 ``Bpe.Ranks.Check``      :mod:`.ranks.check`               ``check_ranks``; also takes pairs
 ``Bpe.Ranks.Tree``       :mod:`.ranks.tree`                the search tree the cross-check writes
+``Bpe.Ranks.Large``      :mod:`.ranks.large`               tiktoken's heap merge for long pieces
+``Bpe.Ranks.Roundtrip``  :mod:`.ranks.roundtrip`           tiktoken's decoder; its roundtrip
 **Unicode**
 ``Bpe.Unicode.RangeTree``    :mod:`.unicode.range_tree`    binary search = Lean's tree walk
 ``Bpe.Unicode.Tables``       :mod:`.unicode.tables`        generated (``verify.unicode_gen``)
@@ -33,6 +35,12 @@ Lean module              Python module                     notes
 ``Bpe.Unicode.Cl100k``       :mod:`.unicode.cl100k`        cl100k_base over Unicode
 ``Bpe.Unicode.O200k``        :mod:`.unicode.o200k`         o200k_base over Unicode
 ``Bpe.Unicode.Encoders``     :mod:`.unicode.encoders`      ``encode_cl100k``, ``encode_o200k``
+**Regex** (issue 22)
+``Bpe.Regex.Syntax``     :mod:`.regex.syntax`              the fragment; classes as predicates
+``Bpe.Regex.Match``      :mod:`.regex.match`               backtracking matcher, ``find_iter``
+``Bpe.Regex.Print``      :mod:`.regex.print`               a term back in regex syntax
+``Bpe.Regex.Patterns``   :mod:`.regex.patterns`            the five patterns as terms
+``Bpe.Regex.Ascii``      :mod:`.regex.ascii`               the ASCII instance of the classes
 =======================  ================================  =====================================
 
 Representation: a byte is an ``int`` in ``0..255`` (Lean ``UInt8``); a byte string is
