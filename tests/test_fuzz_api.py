@@ -630,3 +630,12 @@ def test_intended_load_keeps_the_patterns_spaces(tmp_path):
     loaded = minbpe.RegexTokenizer()
     loaded.load(tmp_path / "t.model")
     assert loaded.pattern == tok.pattern
+
+
+def test_intended_empty_special_token_is_refused_at_construction():
+    """tiktoken accepts ``""`` as a special token and then loops forever encoding any text
+    with it allowed (seen while probing; not run here)."""
+    ranks = {bytes([b]): b for b in range(256)}
+    tiktoken.Encoding("t", pat_str=".", mergeable_ranks=ranks, special_tokens={"": 256})
+    with pytest.raises(MalformedVocabError, match="empty token"):
+        Encoding("t", pat_str=".", mergeable_ranks=ranks, special_tokens={"": 256})

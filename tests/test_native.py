@@ -262,3 +262,16 @@ def test_rust_mirrors_lean_in_order(module):
     for name in lean:
         lean_name = re.sub(r"_([a-z0-9])", lambda m: m.group(1).upper(), name)
         assert f"Bpe.Unicode.{module}.{lean_name}`" in source, name
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_piece_memo_overflow_vs_tiktoken(name):
+    """More distinct multi-token pieces than the per-call memo holds (it is cleared at 2^15
+    entries and refilled): the ids stay tiktoken's."""
+    import random
+
+    rng = random.Random(2515)
+    words = ["".join(rng.choice("bcdfghjkqvwxz") for _ in range(7)) for _ in range(60_000)]
+    text = " ".join(words + words[:5000])
+    ours = Tokenizer.from_tiktoken(name, engine="native").encode_ordinary(text)
+    assert ours == tiktoken_encoding(name).encode_ordinary(text)

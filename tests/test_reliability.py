@@ -615,6 +615,13 @@ def test_invalid_utf8_argument_is_refused_as_on_stdin():
         capture_output=True, env=env, cwd=ROOT, timeout=120,
     )
     assert_exit_1_one_line(proc, "UTF-8")
+    for argv in ([b"train", b"--vocab-size", b"260", b"--pattern", bad, b"-o", b"/dev/null", b"x"],
+                 [b"encode", b"--allowed-special", bad, b"x"]):
+        proc = subprocess.run(
+            [sys.executable.encode(), b"-m", b"verified_bpe", *argv],
+            capture_output=True, env=env, cwd=ROOT, timeout=120,
+        )
+        assert_exit_1_one_line(proc, "UTF-8")
 
 
 def test_closed_stdout_is_one_line_not_a_traceback():

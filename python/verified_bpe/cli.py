@@ -197,7 +197,8 @@ def _encode_llama_cpp(codec: Any, text: str, allowed: list[str] | None) -> list[
 # ---------------------------------------------------------------------------- subcommands
 def cmd_encode(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) -> int:
     text = read_input_text(args.text, args.file, stdin)
-    ids = encode_with(load_codec(args), text, args.allowed_special, args.ordinary)
+    allowed = [argument_text(token) for token in args.allowed_special or []] or None
+    ids = encode_with(load_codec(args), text, allowed, args.ordinary)
     out = json.dumps(ids) if args.json else " ".join(map(str, ids))
     stdout.write(out.encode("ascii") + b"\n")
     return 0
@@ -235,7 +236,8 @@ def cmd_train(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) -> 
 
     text = read_input_text(args.text, args.file, stdin)
     try:
-        tokenizer = RegexTokenizer(pattern=args.pattern)
+        pattern = None if args.pattern is None else argument_text(args.pattern)
+        tokenizer = RegexTokenizer(pattern=pattern)
     except PatternError as exc:
         raise CliError(f"--pattern: {exc}") from None
     if args.verbose:  # train prints its progress on stdout; keep stdout for the result

@@ -2,6 +2,7 @@
 //! pre-tokenizer; text is cut into blocks, each block pre-tokenized and every chunk merged.
 
 use crate::ranks::{bpe_ranks, MissingRank, RankMap};
+use rustc_hash::FxHashMap;
 use crate::unicode::{cl100k, o200k};
 
 /// The pre-tokenizers the engine runs natively (Lean `Bpe.Unicode.Cl100k`, `Bpe.Unicode.O200k`).
@@ -71,10 +72,11 @@ impl Engine {
     pub fn encode_ordinary(&self, pre: PreTokenizer, data: &[u8]) -> Result<Vec<u32>, MissingRank> {
         let mut out = Vec::with_capacity(data.len() / 4 + 1);
         let mut failed: Option<MissingRank> = None;
+        let mut memo = PieceMemo::default();
         for block in text_blocks(data, BLOCK_BYTES) {
             pre.split(block, |range| {
                 if failed.is_none() {
-                    if let Err(e) = bpe_ranks(&self.ranks, &block[range], &mut out) {
+                    if let Err(e) = memo.encode(&self.ranks, &block[range], &mut out) {
                         failed = Some(e);
                     }
                 }
@@ -96,5 +98,49 @@ impl Engine {
             bpe_ranks(&self.ranks, piece, &mut out)?;
         }
         Ok(out)
+    }
+}
+
+/// A memo of piece -> ids for one call (the fast engine's `PieceCache`, per call so that
+/// threads share nothing): a piece that is one token is looked up directly; the ids of a
+/// longer piece of at most [`PieceMemo::MAX_PIECE`] bytes are merged once per call and
+/// copied afterwards.  Bounded: cleared at [`PieceMemo::LIMIT`] entries.
+#[derive(Default)]
+struct PieceMemo<'a> {
+    spans: FxHashMap<&'a [u8], (u32, u32)>,
+    ids: Vec<u32>,
+}
+
+impl<'a> PieceMemo<'a> {
+    const MAX_PIECE: usize = 64;
+    const LIMIT: usize = 1 << 15;
+
+    fn encode(
+        &mut self,
+        ranks: &RankMap,
+        piece: &'a [u8],
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank> {
+        if let Some(&token) = ranks.get(piece) {
+            out.push(token);
+            return Ok(());
+        }
+        if piece.len() > Self::MAX_PIECE {
+            return bpe_ranks(ranks, piece, out);
+        }
+        if let Some(&(start, end)) = self.spans.get(piece) {
+            out.extend_from_slice(&self.ids[start as usize..end as usize]);
+            return Ok(());
+        }
+        let first = out.len();
+        bpe_ranks(ranks, piece, out)?;
+        if self.spans.len() >= Self::LIMIT {
+            self.spans.clear();
+            self.ids.clear();
+        }
+        let start = self.ids.len() as u32;
+        self.ids.extend_from_slice(&out[first..]);
+        self.spans.insert(piece, (start, self.ids.len() as u32));
+        Ok(())
     }
 }

@@ -88,7 +88,8 @@ def _checked_tables(
 ) -> tuple[dict[bytes, int], dict[str, int]]:
     """Copies of the tables, checked as tiktoken's core checks them (``TypeError`` for a key
     or id of the wrong type, ``OverflowError`` for an id outside ``u32``), and where tiktoken
-    panics (two tokens with one rank, an empty token): ``MalformedVocabError`` naming them."""
+    panics (two tokens with one rank, an empty token) or hangs (an empty special token,
+    allowed): ``MalformedVocabError`` naming them."""
     ranks: dict[bytes, int] = {}
     for token, rank in mergeable_ranks.items():
         if isinstance(token, memoryview):
@@ -105,6 +106,8 @@ def _checked_tables(
         specials[text] = _token_id(idx, f"id of special token {text!r}")
     if not isinstance(pat_str, str):
         raise TypeError(f"pat_str: {type(pat_str).__name__!r} object is not an instance of 'str'")
+    if "" in specials:  # tiktoken hangs encoding with it allowed
+        raise MalformedVocabError("special_tokens has the empty token ''")
     owner: dict[int, bytes] = {}
     for token, rank in ranks.items():  # checked after the types, as tiktoken's core does
         if not token:
