@@ -1,8 +1,8 @@
 """Route 3 of the cross-check: Lean's compiler turns the spec's Unicode pre-tokenizers and the
 executable encoder (`Bpe.Exec.PreTokenizeCode`, `Bpe.Exec.Code`, proven equal to the spec by
-`Bpe.Exec.preTokenizeX_eq` and `Bpe.Exec.encodeWith_eq`) into IR, and the offline Lean's
-interpreter runs it (`#eval`) on the FULL `cl100k_base` and `o200k_base` tables and 10,000 raw
-texts per encoding; the ids must equal tiktoken's and the Python reference's. A smaller run
+`Bpe.Exec.preTokenizeX_eq` and `Bpe.Exec.encodeChunks_eq_encodeWith`) into IR, and the offline
+Lean's interpreter runs it (`#eval`) on the FULL `cl100k_base` and `o200k_base` tables and 10,000
+raw texts per encoding; the ids must equal tiktoken's and the Python reference's. A smaller run
 feeds tiktoken's chunks to `runFiles` (the input of `lake exe bpe-encode`).
 
 The fast tests check the generator against independent oracles (tiktoken's own split and

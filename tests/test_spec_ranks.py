@@ -42,7 +42,7 @@ def seed_encode(ranks, piece: bytes) -> list[int]:
 
 
 def agree(ranks, piece: bytes) -> bool:
-    """The conclusion of ``encodeChunk_eq_bytePairMerge`` on one piece."""
+    """The conclusion of ``encodeChunk_eq_encodePieceRanks`` on one piece."""
     return seed_encode(ranks, piece) == encode_piece_ranks(ranks, piece)
 
 

@@ -9,8 +9,8 @@ public import Bpe.Exec.Code
 offline cross-check (route 3) runs under Lean's interpreter: it reads the byte shuffle, the
 merge table (sorted by pair) and the pre-tokenized texts from `INPUT` (decimal numbers, written
 by `verified_bpe.verify.exec_crosscheck.render_input`), encodes every text with `Bpe.Exec.encodeChunks`
-(proven equal to `Bpe.encodeWith` by `Bpe.Exec.encodeWith_eq`) and writes one line of ids per
-text to `OUTPUT`. Nothing is restated here: this file only passes the arguments on. Every loop
+(proven equal to `Bpe.encodeWith` by `Bpe.Exec.encodeChunks_eq_encodeWith`) and writes one line
+of ids per text to `OUTPUT`. Nothing is restated here: this file only passes the arguments on. Every loop
 of the driver over file-sized data is bounded by blocks of `Bpe.Exec.block` items.
 -/
 

@@ -8,8 +8,8 @@ public import Bpe.Exec.Table
 
 For every table `t` that passes the run-time check `Bpe.Exec.sorted`, every shuffle and every
 input, the compiled encoder of `Bpe.Exec.Code` agrees with the spec of `Bpe.Seed.Encode` run on the
-merge list `t.toList` (the same entries): `encodeChunk_eq` (one chunk) and `encodeWith_eq`
-(a whole text, for any pre-tokenizer).
+merge list `t.toList` (the same entries): `encodeChunk_eq` (one chunk) and
+`encodeChunks_eq_encodeWith` (a whole text, for any pre-tokenizer).
 
 The only step that is not a line-by-line copy is the choice of the pair to merge: the spec
 counts the adjacent pairs (`getStats`, first-occurrence order) and takes the lowest merge
@@ -205,9 +205,12 @@ theorem encodeChunks_eq (t : Array Entry) (hs : sorted t = true) (sh : UInt8 →
 
 /-- **The executable encoder is the spec** on whole texts: encoding the chunks of any
 pre-tokenizer with `Exec.encodeChunks` gives `Bpe.encodeWith` on the table's entries. -/
-theorem encodeWith_eq (t : Array Entry) (hs : sorted t = true) (pre : Bytes → List Bytes)
-    (sh : UInt8 → UInt8) (text : String) :
+theorem encodeChunks_eq_encodeWith (t : Array Entry) (hs : sorted t = true)
+    (pre : Bytes → List Bytes) (sh : UInt8 → UInt8) (text : String) :
     encodeChunks t sh (pre (stringBytes text)) = Bpe.encodeWith pre t.toList sh text := by
   rw [encodeChunks_eq t hs, Bpe.encodeWith]
+
+@[deprecated encodeChunks_eq_encodeWith (since := "2026-11-25")]
+abbrev encodeWith_eq := @encodeChunks_eq_encodeWith
 
 end Bpe.Exec

@@ -11,9 +11,9 @@ computes their code points once, then drops the chunk's units and code points in
 core's `take`/`drop`/`map`/`flatten`/`length` for its own helpers, it is the spec's loop
 `CodePoint.preTokenizeWith` (`preTokenizeX_eq`), for every chunk-length function and every
 input; so `preTokenizeX Cl100k.nextChunkLen` is `preTokenizeCl100k`, `preTokenizeX
-O200k.nextChunkLen` is `preTokenizeO200k`, and with `Exec.encodeWith_eq` the compiled driver
-`runTexts` computes `Bpe.encodeWith` of the spec's pre-tokenizer on every text it reads
-(`encodeChunks_preTokenizeX`).
+O200k.nextChunkLen` is `preTokenizeO200k`, and with `Exec.encodeChunks_eq_encodeWith` the
+compiled driver `runTexts` computes `Bpe.encodeWith` of the spec's pre-tokenizer on every text it
+reads (`encodeChunks_preTokenizeX`).
 -/
 
 @[expose] public section
@@ -93,7 +93,7 @@ theorem encodeChunks_preTokenizeX (t : Array Entry) (hs : sorted t = true)
     (next : List Nat → Nat) (sh : UInt8 → UInt8) (text : String) :
     encodeChunks t sh (preTokenizeX next (stringBytes text)) =
       Bpe.encodeWith (CodePoint.preTokenizeWith next) t.toList sh text := by
-  rw [← encodeWith_eq t hs]
+  rw [← encodeChunks_eq_encodeWith t hs]
   simp only [preTokenizeX_eq]
 
 end Bpe.Exec

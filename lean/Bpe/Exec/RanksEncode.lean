@@ -9,8 +9,8 @@ public import Bpe.Ranks.Equiv
 
 The seed's encoder (`Bpe.encodeChunk`) reads its merge list only through `List.lookup`
 (`bestMerge`), so two merge lists that answer every pair alike encode alike
-(`encodeChunk_congr`). With `Bpe.Exec.encodeWith_eq` (the executable encoder is the spec on
-its table's entries) and `Bpe.Exec.RanksTables` (the tables `runRanks` builds answer as the
+(`encodeChunk_congr`). With `Bpe.Exec.encodeChunks_eq_encodeWith` (the executable encoder is the
+spec on its table's entries) and `Bpe.Exec.RanksTables` (the tables `runRanks` builds answer as the
 spec's tables of the parsed entries), the ids `runRanks` computes from the parsed entries
 `toks` are `Bpe.encodeWith` with `Bpe.recoverMerges toks.toList` and
 `Bpe.rankShuffle toks.toList` (`encodeWith_ranks`), whenever `runRanks` passes its two

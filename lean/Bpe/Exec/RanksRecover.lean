@@ -23,7 +23,7 @@ namespace Bpe.Exec
   | [] => rfl
   | x :: xs => by simp [singles, singles_eq xs]
 
-theorem allowedX_eq (s : Array TokEntry) (ranks : RankTable)
+theorem allowedX_eq (s : Array TokEntry) (ranks : Ranks)
     (hl : ∀ t, findTok s t = rankOf ranks t) (m : Nat) (t : List UInt8) :
     allowedX s m t = allowedRank ranks (some m) t := by
   unfold allowedX allowedRank
@@ -31,7 +31,7 @@ theorem allowedX_eq (s : Array TokEntry) (ranks : RankTable)
   simp only [rankOf]
   cases ranks.lookup t <;> rfl
 
-theorem bestPairX_eq (s : Array TokEntry) (ranks : RankTable)
+theorem bestPairX_eq (s : Array TokEntry) (ranks : Ranks)
     (hl : ∀ t, findTok s t = rankOf ranks t) (m : Nat) :
     ∀ (i : Nat) (parts : List (List UInt8)),
       bestPairX s m i parts = bestPairIndex ranks (some m) i parts
@@ -57,7 +57,7 @@ theorem mergeAtX_eq : ∀ (i : Nat) (parts : List (List UInt8)),
   | 0, [_] => rfl
   | _ + 1, [] => rfl
 
-theorem decomposeLoopX_eq (s : Array TokEntry) (ranks : RankTable)
+theorem decomposeLoopX_eq (s : Array TokEntry) (ranks : Ranks)
     (hl : ∀ t, findTok s t = rankOf ranks t) (m : Nat) :
     ∀ (fuel : Nat) (parts : List (List UInt8)),
       decomposeLoopX s m fuel parts = decomposeLoop ranks (some m) fuel parts
@@ -74,14 +74,14 @@ theorem decomposeLoopX_eq (s : Array TokEntry) (ranks : RankTable)
 
 /-- The executable decomposition is `Bpe.decomposeToken` (bound `some m`) when the lookups
 agree. -/
-theorem decomposeX_eq (s : Array TokEntry) (ranks : RankTable)
+theorem decomposeX_eq (s : Array TokEntry) (ranks : Ranks)
     (hl : ∀ t, findTok s t = rankOf ranks t) (tok : List UInt8) (m : Nat) :
     decomposeX s tok m = decomposeToken ranks tok (some m) := by
   simp only [decomposeX, decomposeToken, lenBytes_eq, singles_eq, decomposeLoopX_eq s ranks hl]
 
 /-- **The executable recovery of one merge is the spec's** (`Bpe.recoverMerge`) when the
 lookups agree. -/
-theorem recoverOne_eq (s : Array TokEntry) (ranks : RankTable)
+theorem recoverOne_eq (s : Array TokEntry) (ranks : Ranks)
     (hl : ∀ t, findTok s t = rankOf ranks t) (e : TokEntry) :
     recoverOne s e = recoverMerge ranks e := by
   unfold recoverOne recoverMerge
@@ -93,11 +93,5 @@ theorem recoverOne_eq (s : Array TokEntry) (ranks : RankTable)
   · simp only [hl]
     cases rankOf ranks a <;> cases rankOf ranks b <;> rfl
   · rfl
-
-/-- On the key array itself (sorted, the run-time check `sortedToks`), the executable
-recovery of one merge is `Bpe.recoverMerge` on the array's entries. -/
-theorem recoverOne_eq_of_sortedToks (s : Array TokEntry) (hs : sortedToks s = true)
-    (e : TokEntry) : recoverOne s e = recoverMerge s.toList e :=
-  recoverOne_eq s s.toList (findTok_eq s hs) e
 
 end Bpe.Exec

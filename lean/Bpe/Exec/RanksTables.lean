@@ -158,7 +158,7 @@ theorem find_mergesOf (toks : Array TokEntry) (hs : sortedToks (keysOf toks) = t
 
 /-! ## The byte shuffle -/
 
-theorem shuffleTable_toList (s : Array TokEntry) (ranks : RankTable)
+theorem shuffleTable_toList (s : Array TokEntry) (ranks : Ranks)
     (hl : ∀ t, findTok s t = rankOf ranks t) : ∀ (fuel : Nat) (a : Array UInt8), fuel ≤ 256 →
       (shuffleTable s fuel a).toList =
         a.toList ++ (List.range' (256 - fuel) fuel).map fun k => rankShuffle ranks (UInt8.ofNat k)
@@ -174,7 +174,7 @@ theorem shuffleTable_toList (s : Array TokEntry) (ranks : RankTable)
 
 /-- **The shuffle table is the spec's**: when the lookups agree, `shuffleTable s 256 #[]`
 sends every byte to `Bpe.rankShuffle`. -/
-theorem shuffleOf_shuffleTable (s : Array TokEntry) (ranks : RankTable)
+theorem shuffleOf_shuffleTable (s : Array TokEntry) (ranks : Ranks)
     (hl : ∀ t, findTok s t = rankOf ranks t) (x : UInt8) :
     shuffleOf (shuffleTable s 256 #[]) x = rankShuffle ranks x := by
   have h := shuffleTable_toList s ranks hl 256 #[] (Nat.le_refl _)

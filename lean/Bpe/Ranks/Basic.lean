@@ -38,18 +38,14 @@ noncomputable section
 
 namespace Bpe
 
-/-- tiktoken's mergeable ranks: byte string ↦ rank (= token id), as an association list.
-The same type as `Ranks` (used by `decomposeToken`). -/
-abbrev RankTable := Ranks
-
 /-- The rank of a byte string, if it is a token. -/
-def rankOf (ranks : RankTable) (bytes : Bytes) : Option Nat := ranks.lookup bytes
+def rankOf (ranks : Ranks) (bytes : Bytes) : Option Nat := ranks.lookup bytes
 
 /-! ## tiktoken's merge loop -/
 
 /-- The rank of every adjacent pair of parts: entry `i` is the rank of
 `parts[i] ++ parts[i+1]` (`none` if that byte string is not a token). -/
-def pairRanks (ranks : RankTable) : List Bytes → List (Option Nat)
+def pairRanks (ranks : Ranks) : List Bytes → List (Option Nat)
   | a :: b :: rest => rankOf ranks (a ++ b) :: pairRanks ranks (b :: rest)
   | _ => []
 
@@ -65,7 +61,7 @@ def lowestRank : List (Option Nat) → Option (Nat × Nat)
 
 /-- The merge loop: while some adjacent pair has a rank, merge the leftmost pair of lowest
 rank (`mergeAt i` replaces parts `i` and `i + 1` by their concatenation). -/
-def bytePairMergeLoop (ranks : RankTable) : Nat → List Bytes → List Bytes
+def bytePairMergeLoop (ranks : Ranks) : Nat → List Bytes → List Bytes
   | 0, parts => parts
   | fuel + 1, parts =>
     match lowestRank (pairRanks ranks parts) with
@@ -74,19 +70,19 @@ def bytePairMergeLoop (ranks : RankTable) : Nat → List Bytes → List Bytes
 
 /-- tiktoken's `_byte_pair_merge`: the parts a piece is split into, starting from its single
 bytes (fuel: the piece length; each step removes one part). -/
-def bytePairMerge (ranks : RankTable) (piece : Bytes) : List Bytes :=
+def bytePairMerge (ranks : Ranks) (piece : Bytes) : List Bytes :=
   bytePairMergeLoop ranks piece.length (piece.map fun b => [b])
 
 /-- tiktoken's `byte_pair_encode` of one piece: the piece's own rank if it is a token,
 otherwise the ranks of the parts of `bytePairMerge` (`none` if a part has no rank). -/
-def encodePieceRanks (ranks : RankTable) (piece : Bytes) : Option (List Nat) :=
+def encodePieceRanks (ranks : Ranks) (piece : Bytes) : Option (List Nat) :=
   match rankOf ranks piece with
   | some r => some [r]
   | none => (bytePairMerge ranks piece).mapM fun part => rankOf ranks part
 
 /-- tiktoken's encoder (no special tokens) over any pre-tokenizer: encode every piece and
 concatenate the ids; `none` if a piece cannot be encoded. -/
-def encodeRanksWith (preTokenize : Bytes → List Bytes) (ranks : RankTable) (text : String) :
+def encodeRanksWith (preTokenize : Bytes → List Bytes) (ranks : Ranks) (text : String) :
     Option (List Nat) :=
   ((preTokenize (stringBytes text)).mapM fun piece => encodePieceRanks ranks piece).map
     List.flatten
@@ -95,7 +91,7 @@ def encodeRanksWith (preTokenize : Bytes → List Bytes) (ranks : RankTable) (te
 
 /-- The byte shuffle: byte `b` ↦ the rank of the one-byte token `[b]` (`b` itself if `[b]`
 has no rank; `RanksOk` excludes that and requires the rank to be below 256). -/
-def rankShuffle (ranks : RankTable) (b : UInt8) : UInt8 :=
+def rankShuffle (ranks : Ranks) (b : UInt8) : UInt8 :=
   match rankOf ranks [b] with
   | some r => UInt8.ofNat r
   | none => b
@@ -103,7 +99,7 @@ def rankShuffle (ranks : RankTable) (b : UInt8) : UInt8 :=
 /-- The merge recorded for one token `t` of rank `r`: if decomposing `t` with the ranks below
 `r` leaves exactly two parts `a, b`, the merge `(rank a, rank b) ↦ r`. Single bytes (one part)
 record nothing. -/
-def recoverMerge (ranks : RankTable) (entry : Bytes × Nat) : Option ((Nat × Nat) × Nat) :=
+def recoverMerge (ranks : Ranks) (entry : Bytes × Nat) : Option ((Nat × Nat) × Nat) :=
   match decomposeToken ranks entry.1 (some entry.2) with
   | [a, b] =>
     match rankOf ranks a, rankOf ranks b with
@@ -112,7 +108,7 @@ def recoverMerge (ranks : RankTable) (entry : Bytes × Nat) : Option ((Nat × Na
   | _ => none
 
 /-- The seed's merge table (pair of ids ↦ merged id) behind a rank table, in table order. -/
-def recoverMerges (ranks : RankTable) : Merges := ranks.filterMap (recoverMerge ranks)
+def recoverMerges (ranks : Ranks) : Merges := ranks.filterMap (recoverMerge ranks)
 
 /-! ## The condition -/
 
@@ -126,7 +122,7 @@ def recoverMerges (ranks : RankTable) : Merges := ranks.filterMap (recoverMerge 
   parts when decomposed using only the tokens of rank below `r`.
 Both published tables (`cl100k_base`, `o200k_base`) satisfy it (`checkRanks`, and the
 Python mirror on the full tables). -/
-structure RanksOk (ranks : RankTable) : Prop where
+structure RanksOk (ranks : Ranks) : Prop where
   keys_nodup : (ranks.map Prod.fst).Nodup
   ranks_nodup : (ranks.map Prod.snd).Nodup
   nonempty : ∀ t r, (t, r) ∈ ranks → t ≠ []
@@ -145,7 +141,7 @@ theorem lookup_eq_some_of_mem {α β : Type} [BEq α] [LawfulBEq α] :
     rcases List.mem_cons.mp hmem with heq | hrest
     · simp only [Prod.mk.injEq] at heq
       obtain ⟨rfl, rfl⟩ := heq
-      exact lookup_cons_self _ _ _
+      exact List.lookup_cons_self
     · have hne : k ≠ k' := by
         intro hkk
         exact hnd.1 (List.mem_map.mpr ⟨(k, x), hrest, hkk⟩)
@@ -183,29 +179,35 @@ theorem eq_of_mem_of_nodup_snd {α β : Type} :
       exact (hnd.1 (List.mem_map.mpr ⟨_, ha2, rfl⟩)).elim
     · exact eq_of_mem_of_nodup_snd hnd.2 ha2 hb2
 
-/-- Under `RanksOk`, looking up a byte string finds exactly the listed entries. -/
-theorem RanksOk.rankOf_eq_some_iff {ranks : RankTable} (h : RanksOk ranks) (t : Bytes)
-    (r : Nat) : rankOf ranks t = some r ↔ (t, r) ∈ ranks :=
-  ⟨mem_of_lookup_eq_some, lookup_eq_some_of_mem h.keys_nodup⟩
-
 /-- Under `RanksOk`, two byte strings with the same rank are equal. -/
-theorem RanksOk.rankOf_inj {ranks : RankTable} (h : RanksOk ranks) {t t' : Bytes} {r : Nat}
+theorem RanksOk.rankOf_inj {ranks : Ranks} (h : RanksOk ranks) {t t' : Bytes} {r : Nat}
     (ht : rankOf ranks t = some r) (ht' : rankOf ranks t' = some r) : t = t' :=
   eq_of_mem_of_nodup_snd h.ranks_nodup (mem_of_lookup_eq_some ht) (mem_of_lookup_eq_some ht')
 
 /-! ## `bytePairMerge` is the decomposition loop without a rank bound -/
 
-@[simp] theorem pairRanks_nil (ranks : RankTable) : pairRanks ranks [] = [] := rfl
+@[simp] theorem pairRanks_nil (ranks : Ranks) : pairRanks ranks [] = [] := rfl
 
-@[simp] theorem pairRanks_singleton (ranks : RankTable) (a : Bytes) :
+@[simp] theorem pairRanks_singleton (ranks : Ranks) (a : Bytes) :
     pairRanks ranks [a] = [] := rfl
 
-@[simp] theorem pairRanks_cons_cons (ranks : RankTable) (a b : Bytes) (rest : List Bytes) :
+@[simp] theorem pairRanks_cons_cons (ranks : Ranks) (a b : Bytes) (rest : List Bytes) :
     pairRanks ranks (a :: b :: rest) = rankOf ranks (a ++ b) :: pairRanks ranks (b :: rest) :=
   rfl
 
+@[simp] theorem lowestRank_nil : lowestRank [] = none := rfl
+
+@[simp] theorem lowestRank_cons_none (rest : List (Option Nat)) :
+    lowestRank (none :: rest) = (lowestRank rest).map fun (j, s) => (j + 1, s) := rfl
+
+@[simp] theorem lowestRank_cons_some (r : Nat) (rest : List (Option Nat)) :
+    lowestRank (some r :: rest) =
+      match lowestRank rest with
+      | none => some (0, r)
+      | some (j, s) => if s < r then some (j + 1, s) else some (0, r) := rfl
+
 /-- `bestPairIndex` without a bound finds the leftmost lowest rank, as `lowestRank` does. -/
-theorem bestPairIndex_none_eq (ranks : RankTable) :
+theorem bestPairIndex_none_eq (ranks : Ranks) :
     ∀ (start : Nat) (parts : List Bytes),
       bestPairIndex ranks none start parts =
         (lowestRank (pairRanks ranks parts)).map fun (j, s) => (start + j, s)
@@ -231,7 +233,7 @@ theorem bestPairIndex_none_eq (ranks : RankTable) :
         · simp [lowestRank, h, hs] <;> omega
         · simp [lowestRank, h, hs]
 
-theorem bytePairMergeLoop_eq_decomposeLoop (ranks : RankTable) :
+theorem bytePairMergeLoop_eq_decomposeLoop (ranks : Ranks) :
     ∀ (fuel : Nat) (parts : List Bytes),
       bytePairMergeLoop ranks fuel parts = decomposeLoop ranks none fuel parts
   | 0, _ => rfl
@@ -247,21 +249,24 @@ theorem bytePairMergeLoop_eq_decomposeLoop (ranks : RankTable) :
       exact bytePairMergeLoop_eq_decomposeLoop ranks fuel _
 
 /-- tiktoken's merge loop is `decomposeToken` without a rank bound. -/
-theorem bytePairMerge_eq_decomposeToken (ranks : RankTable) (piece : Bytes) :
+theorem bytePairMerge_eq_decomposeToken (ranks : Ranks) (piece : Bytes) :
     bytePairMerge ranks piece = decomposeToken ranks piece none :=
   bytePairMergeLoop_eq_decomposeLoop ranks _ _
 
 /-- The parts of `bytePairMerge` concatenate back to the piece. -/
-theorem flatten_bytePairMerge (ranks : RankTable) (piece : Bytes) :
+theorem flatten_bytePairMerge (ranks : Ranks) (piece : Bytes) :
     (bytePairMerge ranks piece).flatten = piece := by
   rw [bytePairMerge_eq_decomposeToken, flatten_decomposeToken]
 
 /-- **Fuel sufficiency** of `bytePairMerge`: when it returns, no adjacent pair of parts has a
 rank, as when tiktoken's loop exits. -/
-theorem lowestRank_pairRanks_bytePairMerge (ranks : RankTable) (piece : Bytes) :
+theorem lowestRank_pairRanks_bytePairMerge (ranks : Ranks) (piece : Bytes) :
     lowestRank (pairRanks ranks (bytePairMerge ranks piece)) = none := by
   have h := bestPairIndex_decomposeToken ranks piece none
   rw [← bytePairMerge_eq_decomposeToken, bestPairIndex_none_eq] at h
   simpa using h
+
+/-- The former name of `Ranks` (tiktoken's mergeable ranks) in this layer. -/
+@[deprecated Ranks (since := "2026-11-25")] abbrev RankTable := Ranks
 
 end Bpe

@@ -24,30 +24,30 @@ noncomputable section
 namespace Bpe
 
 /-- The ranks strictly increase along the table. -/
-def ranksIncreasing : RankTable → Bool
+def ranksIncreasing : Ranks → Bool
   | a :: b :: rest => a.2 < b.2 && ranksIncreasing (b :: rest)
   | _ => true
 
 /-- Looking up the bytes of the entry finds the entry's rank. -/
-def checkLookup (ranks : RankTable) (entry : Bytes × Nat) : Bool :=
+def checkLookup (ranks : Ranks) (entry : Bytes × Nat) : Bool :=
   rankOf ranks entry.1 == some entry.2
 
 /-- Byte `b` has a one-byte token, of rank below 256. -/
-def checkByteRank (ranks : RankTable) (b : Nat) : Bool :=
+def checkByteRank (ranks : Ranks) (b : Nat) : Bool :=
   match rankOf ranks [UInt8.ofNat b] with
   | some r => r < 256
   | none => false
 
 /-- A token of two or more bytes splits in exactly two parts with the ranks below its own. -/
-def checkTwoParts (ranks : RankTable) (entry : Bytes × Nat) : Bool :=
+def checkTwoParts (ranks : Ranks) (entry : Bytes × Nat) : Bool :=
   entry.1.length < 2 || (decomposeToken ranks entry.1 (some entry.2)).length == 2
 
 /-- `check_ranks`: the decidable test of `RanksOk`. -/
-def checkRanks (ranks : RankTable) : Bool :=
+def checkRanks (ranks : Ranks) : Bool :=
   ranksIncreasing ranks && ranks.all (checkLookup ranks) && ranks.all (fun e => !e.1.isEmpty) &&
     (List.range 256).all (checkByteRank ranks) && ranks.all (checkTwoParts ranks)
 
-theorem ranksIncreasing_head : ∀ (a : Bytes × Nat) (rest : RankTable),
+theorem ranksIncreasing_head : ∀ (a : Bytes × Nat) (rest : Ranks),
     ranksIncreasing (a :: rest) = true → ∀ x ∈ rest, a.2 < x.2
   | _, [], _, _, hx => by simp at hx
   | a, b :: rest, h, x, hx => by
@@ -57,13 +57,13 @@ theorem ranksIncreasing_head : ∀ (a : Bytes × Nat) (rest : RankTable),
     · have := ranksIncreasing_head b rest h.2 x hx
       omega
 
-theorem ranksIncreasing_tail : ∀ (a : Bytes × Nat) (rest : RankTable),
+theorem ranksIncreasing_tail : ∀ (a : Bytes × Nat) (rest : Ranks),
     ranksIncreasing (a :: rest) = true → ranksIncreasing rest = true
   | _, [], _ => rfl
   | _, _ :: _, h => by simp only [ranksIncreasing, Bool.and_eq_true] at h; exact h.2
 
 /-- Strictly increasing ranks are distinct. -/
-theorem nodup_of_ranksIncreasing : ∀ ranks : RankTable, ranksIncreasing ranks = true →
+theorem nodup_of_ranksIncreasing : ∀ ranks : Ranks, ranksIncreasing ranks = true →
     (ranks.map Prod.snd).Nodup
   | [], _ => List.nodup_nil
   | a :: rest, h => by
@@ -76,7 +76,7 @@ theorem nodup_of_ranksIncreasing : ∀ ranks : RankTable, ranksIncreasing ranks 
 
 /-- If every entry is what its lookup finds and the ranks are distinct, no byte string is
 listed twice. -/
-theorem nodup_keys_of_lookup : ∀ ranks : RankTable, (ranks.map Prod.snd).Nodup →
+theorem nodup_keys_of_lookup : ∀ ranks : Ranks, (ranks.map Prod.snd).Nodup →
     (∀ e ∈ ranks, rankOf ranks e.1 = some e.2) → (ranks.map Prod.fst).Nodup
   | [], _, _ => List.nodup_nil
   | (t, r) :: rest, hnd, hl => by
@@ -88,7 +88,7 @@ theorem nodup_keys_of_lookup : ∀ ranks : RankTable, (ranks.map Prod.snd).Nodup
       intro e he het
       have h1 := hl e (List.mem_cons_of_mem _ he)
       rw [het] at h1
-      simp only [rankOf, lookup_cons_self, Option.some.injEq] at h1
+      simp only [rankOf, List.lookup_cons_self, Option.some.injEq] at h1
       exact hnd'.1 (List.mem_map.mpr ⟨e, he, h1.symm⟩)
     refine ⟨?_, nodup_keys_of_lookup rest hnd'.2 ?_⟩
     · intro hmem
@@ -100,7 +100,7 @@ theorem nodup_keys_of_lookup : ∀ ranks : RankTable, (ranks.map Prod.snd).Nodup
       rwa [lookup_cons_ne _ _ (hne e he)] at h1
 
 /-- **Soundness of `checkRanks`**: a table that passes satisfies condition C. -/
-theorem checkRanks_sound (ranks : RankTable) (h : checkRanks ranks = true) : RanksOk ranks := by
+theorem checkRanks_sound (ranks : Ranks) (h : checkRanks ranks = true) : RanksOk ranks := by
   simp only [checkRanks, Bool.and_eq_true] at h
   obtain ⟨⟨⟨⟨hinc, hlookup⟩, hne⟩, hbytes⟩, htwo⟩ := h
   have hranks := nodup_of_ranksIncreasing ranks hinc

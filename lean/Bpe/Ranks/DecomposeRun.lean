@@ -33,10 +33,6 @@ A bound only hides pairs, so a step of a bounded loop is a step of the unbounded
 noncomputable section BestPair
 variable {ranks : Ranks} {maxRank : Option Nat}
 
-theorem allowedRank_unbounded (ranks : Ranks) (t : Bytes) :
-    allowedRank ranks none t = ranks.lookup t := by
-  unfold allowedRank; cases ranks.lookup t <;> rfl
-
 /-- An allowed rank is the rank, below the bound. -/
 theorem lookup_of_allowedRank {t : Bytes} {r : Nat} (h : allowedRank ranks maxRank t = some r) :
     ranks.lookup t = some r ∧ ∀ m, maxRank = some m → r < m := by
@@ -68,16 +64,16 @@ theorem allowedRank_of_lookup {t : Bytes} {r : Nat} (h : ranks.lookup t = some r
 def IsBestPair (ranks : Ranks) (maxRank : Option Nat) (L : List Bytes) (x y : Bytes)
     (R : List Bytes) (s : Nat) : Prop :=
   allowedRank ranks maxRank (x ++ y) = some s ∧
-  (∀ p ∈ adjPairs (L ++ [x]), ∀ s', allowedRank ranks maxRank (p.1 ++ p.2) = some s' → s < s') ∧
-  (∀ p ∈ adjPairs (y :: R), ∀ s', allowedRank ranks maxRank (p.1 ++ p.2) = some s' → s ≤ s')
+  (∀ p ∈ adjacentPairs (L ++ [x]), ∀ s', allowedRank ranks maxRank (p.1 ++ p.2) = some s' → s < s') ∧
+  (∀ p ∈ adjacentPairs (y :: R), ∀ s', allowedRank ranks maxRank (p.1 ++ p.2) = some s' → s ≤ s')
 
 /-- The best pair's rank is the lowest of all. -/
 theorem le_of_isBestPair {L : List Bytes} {x y : Bytes} {R : List Bytes} {s : Nat}
     (h : IsBestPair ranks maxRank L x y R s) :
-    ∀ p ∈ adjPairs (L ++ x :: y :: R), ∀ s',
+    ∀ p ∈ adjacentPairs (L ++ x :: y :: R), ∀ s',
       allowedRank ranks maxRank (p.1 ++ p.2) = some s' → s ≤ s' := by
   intro p hp s' hs'
-  rcases mem_adjPairs_append_cons L x (y :: R) hp with hp | hp
+  rcases mem_adjacentPairs_append_cons L x (y :: R) hp with hp | hp
   · exact Nat.le_of_lt (h.2.1 p hp s' hs')
   · rcases List.mem_cons.mp hp with rfl | hp
     · have hs'' : allowedRank ranks maxRank (x ++ y) = some s' := hs'
@@ -88,7 +84,7 @@ theorem le_of_isBestPair {L : List Bytes} {x y : Bytes} {R : List Bytes} {s : Na
 
 theorem allowedRank_eq_none_of_bestPairIndex (ranks : Ranks) (maxRank : Option Nat) :
     ∀ (k : Nat) (parts : List Bytes), bestPairIndex ranks maxRank k parts = none →
-      ∀ p ∈ adjPairs parts, allowedRank ranks maxRank (p.1 ++ p.2) = none
+      ∀ p ∈ adjacentPairs parts, allowedRank ranks maxRank (p.1 ++ p.2) = none
   | _, [], _, _, hp => by simp at hp
   | _, [_], _, _, hp => by simp at hp
   | k, a :: b :: rest, h, p, hp => by
@@ -110,7 +106,7 @@ theorem allowedRank_eq_none_of_bestPairIndex (ranks : Ranks) (maxRank : Option N
 
 theorem bestPairIndex_eq_none_of (ranks : Ranks) (maxRank : Option Nat) :
     ∀ (k : Nat) (parts : List Bytes),
-      (∀ p ∈ adjPairs parts, allowedRank ranks maxRank (p.1 ++ p.2) = none) →
+      (∀ p ∈ adjacentPairs parts, allowedRank ranks maxRank (p.1 ++ p.2) = none) →
         bestPairIndex ranks maxRank k parts = none
   | _, [], _ => by simp [bestPairIndex]
   | _, [_], _ => by simp [bestPairIndex]
@@ -121,9 +117,9 @@ theorem bestPairIndex_eq_none_of (ranks : Ranks) (maxRank : Option Nat) :
     simp only [bestPairIndex, hab, ih]
 
 /-- The pairs of `a :: (L ++ [x])` when `L ++ [x]` starts with `b`. -/
-theorem mem_adjPairs_cons_prefix {a b x : Bytes} {rest R : List Bytes} :
+theorem mem_adjacentPairs_cons_prefix {a b x : Bytes} {rest R : List Bytes} :
     ∀ {L : List Bytes}, b :: rest = L ++ x :: R → ∀ {p : Bytes × Bytes},
-      p ∈ adjPairs (a :: (L ++ [x])) → p = (a, b) ∨ p ∈ adjPairs (L ++ [x])
+      p ∈ adjacentPairs (a :: (L ++ [x])) → p = (a, b) ∨ p ∈ adjacentPairs (L ++ [x])
   | [], h, p, hp => by
     simp only [List.nil_append, List.cons.injEq] at h
     obtain ⟨rfl, -⟩ := h
@@ -132,7 +128,7 @@ theorem mem_adjPairs_cons_prefix {a b x : Bytes} {rest R : List Bytes} :
   | c :: L, h, p, hp => by
     simp only [List.cons_append, List.cons.injEq] at h
     obtain ⟨rfl, -⟩ := h
-    have hp' : p ∈ (a, b) :: adjPairs (b :: (L ++ [x])) := hp
+    have hp' : p ∈ (a, b) :: adjacentPairs (b :: (L ++ [x])) := hp
     rcases List.mem_cons.mp hp' with rfl | hp'
     · exact Or.inl rfl
     · exact Or.inr hp'
@@ -156,7 +152,7 @@ theorem bestPairIndex_eq_some_split (ranks : Ranks) (maxRank : Option Nat) :
       refine ⟨a :: L, x, y, R, by rw [hsplit, List.cons_append], by simp only [List.length_cons]; omega,
         h1, ?_, h3⟩
       intro p hp s' hs'
-      rcases mem_adjPairs_cons_prefix hsplit hp with rfl | hp
+      rcases mem_adjacentPairs_cons_prefix hsplit hp with rfl | hp
       · exact hab s' hs'
       · exact h2 p hp s' hs'
     cases hab : allowedRank ranks maxRank (a ++ b) with
@@ -205,7 +201,7 @@ theorem bestPairIndex_of_isBestPair (ranks : Ranks) (maxRank : Option Nat) (x y 
       obtain ⟨L', x', y', R', hsplit, -, hb⟩ :=
         bestPairIndex_eq_some_split ranks maxRank _ _ _ _ h2
       have hle : s ≤ s2 :=
-        h.2.2 (x', y') (by rw [hsplit]; exact mem_adjPairs_of_split L' R' x' y') s2 hb.1
+        h.2.2 (x', y') (by rw [hsplit]; exact mem_adjacentPairs_of_split L' R' x' y') s2 hb.1
       have hnlt : ¬ s2 < s := by omega
       simp only [bestPairIndex, h.1, h2, hnlt, if_false]
   | [a], k, h => by
@@ -222,7 +218,7 @@ theorem bestPairIndex_of_isBestPair (ranks : Ranks) (maxRank : Option Nat) (x y 
       simp only [bestPairIndex, hab, ih, hlt, if_true]
   | a :: c :: L, k, h => by
     have ih := bestPairIndex_of_isBestPair ranks maxRank x y R s (c :: L) (k + 1)
-      ⟨h.1, fun p hp => h.2.1 p (mem_adjPairs_cons a hp), h.2.2⟩
+      ⟨h.1, fun p hp => h.2.1 p (mem_adjacentPairs_cons a hp), h.2.2⟩
     simp only [List.cons_append] at ih
     have e : k + (a :: c :: L).length = k + 1 + (c :: L).length := by
       simp only [List.length_cons]; omega
@@ -239,14 +235,14 @@ theorem IsBestPair.unbounded {L : List Bytes} {x y : Bytes} {R : List Bytes} {s 
     (h : IsBestPair ranks maxRank L x y R s) : IsBestPair ranks none L x y R s := by
   obtain ⟨h1, h2, h3⟩ := h
   have hs := lookup_of_allowedRank h1
-  refine ⟨by rw [allowedRank_unbounded]; exact hs.1, ?_, ?_⟩
+  refine ⟨by rw [allowedRank_none]; exact hs.1, ?_, ?_⟩
   · intro p hp s' hs'
-    rw [allowedRank_unbounded] at hs'
+    rw [allowedRank_none] at hs'
     rcases allowedRank_of_lookup (maxRank := maxRank) hs' with h' | ⟨m, hm, hle⟩
     · exact h2 p hp s' h'
     · have := hs.2 m hm; omega
   · intro p hp s' hs'
-    rw [allowedRank_unbounded] at hs'
+    rw [allowedRank_none] at hs'
     rcases allowedRank_of_lookup (maxRank := maxRank) hs' with h' | ⟨m, hm, hle⟩
     · exact h3 p hp s' h'
     · have := hs.2 m hm; omega
@@ -512,11 +508,11 @@ theorem exists_decomposeLoop_infix (ranks : Ranks) (maxRank : Option Nat) (w : B
         have hwin : IsBestPair ranks maxRank B1 x y B2 s := by
           refine ⟨hbest.1, ?_, ?_⟩
           · intro p hp s' hs'
-            have hp' := mem_adjPairs_append_left A hp
+            have hp' := mem_adjacentPairs_append_left A hp
             rw [← List.append_assoc] at hp'
             exact hbest.2.1 p hp' s' hs'
           · intro p hp s' hs'
-            have hp' : p ∈ adjPairs (y :: (B2 ++ C)) := mem_adjPairs_append_right C hp
+            have hp' : p ∈ adjacentPairs (y :: (B2 ++ C)) := mem_adjacentPairs_append_right C hp
             exact hbest.2.2 p hp' s' hs'
         refine ⟨k + 1, ?_⟩
         have hflat : (B1 ++ (x ++ y) :: B2).flatten = (B1 ++ x :: y :: B2).flatten := by simp

@@ -8,7 +8,7 @@ public import Bpe.Ranks.Basic
 # The seed's encoder is tiktoken's (issue 14)
 
 Steps 3 and 4 of the issue's proof route (a block of merges of one rank is the seed's
-"merge every occurrence" step), then the theorems **`encodeChunk_eq_bytePairMerge`** and
+"merge every occurrence" step), then the theorems **`encodeChunk_eq_encodePieceRanks`** and
 **`encodeWith_eq_encodeRanksWith`**.
 -/
 
@@ -40,7 +40,7 @@ def BlockInv (ranks : Ranks) (w : Bytes) (x y : Bytes) (r : Nat) (M : List Bytes
     (P : List Bytes) : Prop :=
   (∃ j, decomposeLoop ranks none j (w.map fun c => [c]) = P) ∧
   mergePair x y (x ++ y) P = M ∧
-  ∀ p ∈ adjPairs P, ∀ s, ranks.lookup (p.1 ++ p.2) = some s → r ≤ s
+  ∀ p ∈ adjacentPairs P, ∀ s, ranks.lookup (p.1 ++ p.2) = some s → r ≤ s
 
 theorem blockInv_stepParts
     (hinj : ∀ t t' r, ranks.lookup t = some r → ranks.lookup t' = some r → t = t')
@@ -58,7 +58,7 @@ theorem blockInv_stepParts
     obtain ⟨L, x', y', R, rfl, -, hbest⟩ :=
       bestPairIndex_eq_some_split ranks (some (r + 1)) 0 _ i s hb
     have hs := lookup_of_allowedRank hbest.1
-    have hrs : r ≤ s := hge (x', y') (mem_adjPairs_of_split L R x' y') s hs.1
+    have hrs : r ≤ s := hge (x', y') (mem_adjacentPairs_of_split L R x' y') s hs.1
     have hsr : s < r + 1 := hs.2 (r + 1) rfl
     have hseq : s = r := by omega
     have hs1 : ranks.lookup (x' ++ y') = some r := hseq ▸ hs.1
@@ -77,7 +77,7 @@ theorem blockInv_stepParts
       rcases allowedRank_of_lookup (maxRank := some (r + 1)) hr with h' | ⟨m, hm', hle⟩
       · exact h'
       · cases hm'; omega
-    have hnot : (x, y) ∉ adjPairs (L ++ [x]) := by
+    have hnot : (x, y) ∉ adjacentPairs (L ++ [x]) := by
       intro hm
       have := hbest.2.1 (x, y) hm r hal
       omega
@@ -85,10 +85,10 @@ theorem blockInv_stepParts
     have hiter : decomposeLoop ranks none (j + 1) (w.map fun c => [c]) = L ++ (x ++ y) :: R := by
       rw [decomposeLoop_succ_step', hj, stepParts_of_isBestPair hbest.unbounded]
     -- a pair containing the new token has a rank above `r`
-    have hnew : ∀ p ∈ adjPairs (L ++ (x ++ y) :: R), (p.1 = x ++ y ∨ p.2 = x ++ y) →
+    have hnew : ∀ p ∈ adjacentPairs (L ++ (x ++ y) :: R), (p.1 = x ++ y ∨ p.2 = x ++ y) →
         ∀ s', ranks.lookup (p.1 ++ p.2) = some s' → r ≤ s' := by
       intro p hp ht s' hs'
-      obtain ⟨A, C, hAC⟩ := exists_split_of_mem_adjPairs hp
+      obtain ⟨A, C, hAC⟩ := exists_split_of_mem_adjacentPairs hp
       rw [← hiter] at hAC
       have hd := decomposeToken_eq_pair hC hAC hs'
       have hok := partsOk_decomposeLoop (partsOk_singles ranks (some s') (p.1 ++ p.2))
@@ -106,13 +106,13 @@ theorem blockInv_stepParts
     · rw [hstep, mergePair_leftmost x y (x ++ y) htx hty L R hnot]; exact hM
     · rw [hstep]
       intro p hp0 s' hs'
-      rcases mem_adjPairs_append_cons L (x ++ y) R hp0 with hp | hp
-      · rcases mem_adjPairs_append_singleton (x ++ y) hp with hp | hp
-        · exact hge p (mem_adjPairs_append_right _ hp) s' hs'
+      rcases mem_adjacentPairs_append_cons L (x ++ y) R hp0 with hp | hp
+      · rcases mem_adjacentPairs_append_singleton (x ++ y) hp with hp | hp
+        · exact hge p (mem_adjacentPairs_append_right _ hp) s' hs'
         · exact hnew p hp0 (Or.inr hp) s' hs'
-      · rcases mem_adjPairs_cons_iff (x ++ y) hp with hp' | hp'
+      · rcases mem_adjacentPairs_cons_iff (x ++ y) hp with hp' | hp'
         · exact hnew p hp0 (Or.inl hp') s' hs'
-        · exact hge p (mem_adjPairs_append_left L (mem_adjPairs_cons x (mem_adjPairs_cons y hp')))
+        · exact hge p (mem_adjacentPairs_append_left L (mem_adjacentPairs_cons x (mem_adjacentPairs_cons y hp')))
             s' hs'
 
 /-- **A block of merges of one rank** (steps 3-4): from a state of tiktoken's run whose
@@ -127,7 +127,7 @@ theorem exists_decomposeLoop_mergePair
     (hbest : IsBestPair ranks none L x y R r) :
     ∃ k', decomposeLoop ranks none k' (w.map fun c => [c]) =
       mergePair x y (x ++ y) (L ++ x :: y :: R) := by
-  have hr : ranks.lookup (x ++ y) = some r := by rw [← allowedRank_unbounded]; exact hbest.1
+  have hr : ranks.lookup (x ++ y) = some r := by rw [← allowedRank_none]; exact hbest.1
   have hxy := decomposeToken_eq_pair hC hQ hr
   have hok := partsOk_decomposeLoop (partsOk_singles ranks none w) k
   rw [hQ] at hok
@@ -137,7 +137,7 @@ theorem exists_decomposeLoop_mergePair
       (L ++ x :: y :: R) := by
     refine ⟨⟨k, hQ⟩, rfl, ?_⟩
     intro p hp s hs
-    exact le_of_isBestPair hbest p hp s (by rw [allowedRank_unbounded]; exact hs)
+    exact le_of_isBestPair hbest p hp s (by rw [allowedRank_none]; exact hs)
   have hinv : ∀ n, BlockInv ranks w x y r (mergePair x y (x ++ y) (L ++ x :: y :: R))
       (decomposeLoop ranks (some (r + 1)) n (L ++ x :: y :: R)) := by
     intro n
@@ -149,7 +149,7 @@ theorem exists_decomposeLoop_mergePair
   obtain ⟨⟨k', hk'⟩, hM, -⟩ := hinv (L ++ x :: y :: R).length
   have hnone := bestPairIndex_decomposeLoop ranks (some (r + 1)) (L ++ x :: y :: R).length
     (L ++ x :: y :: R) (Nat.le_succ _)
-  have hnot : (x, y) ∉ adjPairs
+  have hnot : (x, y) ∉ adjacentPairs
       (decomposeLoop ranks (some (r + 1)) (L ++ x :: y :: R).length (L ++ x :: y :: R)) := by
     intro hm
     have h0 : allowedRank ranks (some (r + 1)) (x ++ y) = none :=
@@ -165,7 +165,7 @@ end RanksBlock
 /-!
 ## The seed's encoder is tiktoken's (issue 14)
 
-**`encodeChunk_eq_bytePairMerge`**: for every rank table satisfying condition C (`RanksOk`)
+**`encodeChunk_eq_encodePieceRanks`**: for every rank table satisfying condition C (`RanksOk`)
 and every chunk, the seed's merge-table encoder `encodeChunk`, run on the merge table and byte
 shuffle recovered from the ranks (`recoverMerges`, `rankShuffle`), returns exactly tiktoken's
 ids (`encodePieceRanks`: the whole-piece shortcut, then rank-based byte-pair merging).
@@ -183,11 +183,11 @@ merge. A piece that is itself a token is merged by tiktoken's run into that one 
 -/
 
 noncomputable section RanksEquiv
-variable {ranks : RankTable}
+variable {ranks : Ranks}
 
 /-- The rank of a byte string, `0` if it has none (every part of a run has one under
 `RanksOk`). -/
-def rankOrZero (ranks : RankTable) (t : Bytes) : Nat := (rankOf ranks t).getD 0
+def rankOrZero (ranks : Ranks) (t : Bytes) : Nat := (rankOf ranks t).getD 0
 
 theorem RanksOk.inj (h : RanksOk ranks) :
     ∀ t t' r, ranks.lookup t = some r → ranks.lookup t' = some r → t = t' :=
@@ -197,17 +197,6 @@ theorem RanksOk.twoParts (h : RanksOk ranks) :
     ∀ t r, ranks.lookup t = some r → 2 ≤ t.length →
       (decomposeToken ranks t (some r)).length = 2 :=
   fun t r ht hl => h.two_parts t r (mem_of_lookup_eq_some ht) hl
-
-theorem exists_lookup_of_mem {α β : Type} [BEq α] [LawfulBEq α] :
-    ∀ {l : List (α × β)} {k : α} {v : β}, (k, v) ∈ l → ∃ v', l.lookup k = some v'
-  | [], _, _, h => by simp at h
-  | (k', v') :: l, k, v, h => by
-    by_cases hk : k = k'
-    · subst hk; exact ⟨v', lookup_cons_self _ _ _⟩
-    · rw [lookup_cons_ne _ _ hk]
-      rcases List.mem_cons.mp h with h | h
-      · simp only [Prod.mk.injEq] at h; exact absurd h.1 hk
-      · exact exists_lookup_of_mem h
 
 /-! ## The recovered merge table -/
 
@@ -247,7 +236,9 @@ theorem recoverMerges_lookup_of (h : RanksOk ranks) {p0 p1 : Bytes} {a b i : Nat
     refine List.mem_filterMap.mpr ⟨(p0 ++ p1, i), mem_of_lookup_eq_some ht, ?_⟩
     unfold recoverMerge
     simp only [hd, rankOf, ha, hb]
-  obtain ⟨i', hi'⟩ := exists_lookup_of_mem hmem
+  have hsome : ((recoverMerges ranks).lookup (a, b)).isSome :=
+    List.lookup_isSome_iff.mpr ⟨_, hmem, by simp⟩
+  obtain ⟨i', hi'⟩ := Option.isSome_iff_exists.mp hsome
   obtain ⟨q0, q1, ht', -, ha', hb'⟩ := recoverMerges_lookup_some h hi'
   have e0 : q0 = p0 := h.rankOf_inj ha' ha
   have e1 : q1 = p1 := h.rankOf_inj hb' hb
@@ -270,23 +261,23 @@ theorem lookup_rankOrZero_of_run (h : RanksOk ranks) {w : Bytes} {k : Nat} {Q : 
       · obtain ⟨r, hr, -⟩ := h.byte_rank c
         exact ⟨r, hr⟩
       · simp at h1
-    · exact ⟨r, by rw [← allowedRank_unbounded]; exact hr⟩
+    · exact ⟨r, by rw [← allowedRank_none]; exact hr⟩
   obtain ⟨r, hr⟩ := hex
   simp [rankOrZero, rankOf, hr]
 
-theorem mem_of_mem_adjPairs {α : Type} {x y : α} {l : List α} (h : (x, y) ∈ adjPairs l) :
+theorem mem_of_mem_adjacentPairs {α : Type} {x y : α} {l : List α} (h : (x, y) ∈ adjacentPairs l) :
     x ∈ l ∧ y ∈ l := by
-  obtain ⟨A, C, rfl⟩ := exists_split_of_mem_adjPairs h
+  obtain ⟨A, C, rfl⟩ := exists_split_of_mem_adjacentPairs h
   simp
 
 theorem adjacentPairs_map (f : Bytes → Nat) :
-    ∀ Q : List Bytes, adjacentPairs (Q.map f) = (adjPairs Q).map fun p => (f p.1, f p.2)
+    ∀ Q : List Bytes, adjacentPairs (Q.map f) = (adjacentPairs Q).map fun p => (f p.1, f p.2)
   | [] => rfl
   | [_] => rfl
   | a :: b :: rest => by
     have ih := adjacentPairs_map f (b :: rest)
     simp only [List.map_cons] at ih
-    simp only [List.map_cons, adjacentPairs, adjPairs_cons_cons, ih]
+    simp only [List.map_cons, adjacentPairs, adjacentPairs_cons_cons, ih]
 
 /-- A state of tiktoken's run with no pair left is the result of the run. -/
 theorem decomposeToken_eq_of_run {w : Bytes} {k : Nat} {Q : List Bytes}
@@ -329,12 +320,12 @@ theorem encodeLoop_eq (h : RanksOk ranks) (w : Bytes) :
           have hl' : (recoverMerges ranks).lookup (rankOrZero ranks x, rankOrZero ranks y) =
               some i := hl
           obtain ⟨p0, p1, ht, -, ha, hb'⟩ := recoverMerges_lookup_some h hl'
-          have e0 : p0 = x := h.rankOf_inj ha (hranked x (mem_of_mem_adjPairs hxy).1)
-          have e1 : p1 = y := h.rankOf_inj hb' (hranked y (mem_of_mem_adjPairs hxy).2)
+          have e0 : p0 = x := h.rankOf_inj ha (hranked x (mem_of_mem_adjacentPairs hxy).1)
+          have e1 : p1 = y := h.rankOf_inj hb' (hranked y (mem_of_mem_adjacentPairs hxy).2)
           rw [e0, e1] at ht
           have h0 : allowedRank ranks none (x ++ y) = none :=
             allowedRank_eq_none_of_bestPairIndex ranks none 0 Q hb (x, y) hxy
-          rw [allowedRank_unbounded, ht] at h0
+          rw [allowedRank_none, ht] at h0
           cases h0
       simp only [encodeLoop, hbm]
     | some q =>
@@ -342,7 +333,7 @@ theorem encodeLoop_eq (h : RanksOk ranks) (w : Bytes) :
       obtain ⟨L, x, y, R, hQ, -, hbest⟩ := bestPairIndex_eq_some_split ranks none 0 Q i0 r hb
       subst hQ
       have hr : ranks.lookup (x ++ y) = some r := by
-        rw [← allowedRank_unbounded]; exact hbest.1
+        rw [← allowedRank_none]; exact hbest.1
       have hxy : decomposeToken ranks (x ++ y) (some r) = [x, y] :=
         decomposeToken_eq_pair h.twoParts hk hr
       have hrx := hranked x (by simp)
@@ -352,7 +343,7 @@ theorem encodeLoop_eq (h : RanksOk ranks) (w : Bytes) :
       have hin : (rankOrZero ranks x, rankOrZero ranks y) ∈
           (getStats ((L ++ x :: y :: R).map (rankOrZero ranks))).map Prod.fst := by
         rw [mem_getStats, adjacentPairs_map]
-        exact List.mem_map.mpr ⟨(x, y), mem_adjPairs_of_split L R x y, rfl⟩
+        exact List.mem_map.mpr ⟨(x, y), mem_adjacentPairs_of_split L R x y, rfl⟩
       have hbm : bestMerge (recoverMerges ranks) (getStats ((L ++ x :: y :: R).map
           (rankOrZero ranks))) = some ((rankOrZero ranks x, rankOrZero ranks y), r) := by
         cases hbm : bestMerge (recoverMerges ranks) (getStats ((L ++ x :: y :: R).map
@@ -367,11 +358,11 @@ theorem encodeLoop_eq (h : RanksOk ranks) (w : Bytes) :
           have hl' : (recoverMerges ranks).lookup (rankOrZero ranks x', rankOrZero ranks y') =
               some i := hl
           obtain ⟨p0, p1, ht, hd, ha, hb'⟩ := recoverMerges_lookup_some h hl'
-          have e0 : p0 = x' := h.rankOf_inj ha (hranked x' (mem_of_mem_adjPairs hxy').1)
-          have e1 : p1 = y' := h.rankOf_inj hb' (hranked y' (mem_of_mem_adjPairs hxy').2)
+          have e0 : p0 = x' := h.rankOf_inj ha (hranked x' (mem_of_mem_adjacentPairs hxy').1)
+          have e1 : p1 = y' := h.rankOf_inj hb' (hranked y' (mem_of_mem_adjacentPairs hxy').2)
           rw [e0, e1] at ht hd
           have hge : r ≤ i := le_of_isBestPair hbest (x', y') hxy' i
-            (by rw [allowedRank_unbounded]; exact ht)
+            (by rw [allowedRank_none]; exact ht)
           have hir : i = r := by omega
           rw [hir] at ht hd
           have heq : x' ++ y' = x ++ y := h.rankOf_inj ht hr
@@ -388,7 +379,7 @@ theorem encodeLoop_eq (h : RanksOk ranks) (w : Bytes) :
         (fun a ha e => hinj a ha x hrx e) (fun a ha e => hinj a ha y hry e)
       rw [hrt] at hmerge
       obtain ⟨k', hk'⟩ := exists_decomposeLoop_mergePair h.inj h.twoParts hk hbest
-      have hlt := length_mergePair_lt x y (x ++ y) _ (mem_adjPairs_of_split L R x y)
+      have hlt := length_mergePair_lt x y (x ++ y) _ (mem_adjacentPairs_of_split L R x y)
       simp only [encodeLoop, hbm]
       rw [hmerge]
       exact encodeLoop_eq h w fuel _ ⟨k', hk'⟩ (by omega)
@@ -433,7 +424,7 @@ theorem decomposeToken_self (h : RanksOk ranks) {t : Bytes} {r : Nat}
     rw [hu] at hfl
     simp only [List.flatten_cons, List.flatten_nil, List.append_nil] at hfl
     have hbest : IsBestPair ranks none [] u1 u2 [] r := by
-      refine ⟨by rw [allowedRank_unbounded, hfl]; exact ht, by simp, by simp⟩
+      refine ⟨by rw [allowedRank_none, hfl]; exact ht, by simp, by simp⟩
     refine ⟨k2 + 1, ?_⟩
     rw [decomposeLoop_succ_step', hu]
     have := stepParts_of_isBestPair hbest
@@ -451,7 +442,7 @@ theorem mapM_eq_some_map {α β : Type} {f : α → Option β} {g : α → β} :
 /-- **The seed's encoder is tiktoken's**: for every rank table satisfying condition C and
 every chunk, `encodeChunk` on the recovered merge table and byte shuffle returns exactly
 tiktoken's ids for the chunk. -/
-theorem encodeChunk_eq_bytePairMerge (h : RanksOk ranks) (chunk : Bytes) :
+theorem encodeChunk_eq_encodePieceRanks (h : RanksOk ranks) (chunk : Bytes) :
     some (encodeChunk (recoverMerges ranks) (rankShuffle ranks) chunk) =
       encodePieceRanks ranks chunk := by
   have hshuf : chunk.map (fun b => (rankShuffle ranks b).toNat) =
@@ -495,10 +486,13 @@ theorem encodeWith_eq_encodeRanksWith (h : RanksOk ranks) (preTokenize : Bytes �
   have hm : (preTokenize (stringBytes text)).mapM (fun piece => encodePieceRanks ranks piece) =
       some ((preTokenize (stringBytes text)).map
         (encodeChunk (recoverMerges ranks) (rankShuffle ranks))) :=
-    mapM_eq_some_map _ (fun c _ => (encodeChunk_eq_bytePairMerge h c).symm)
+    mapM_eq_some_map _ (fun c _ => (encodeChunk_eq_encodePieceRanks h c).symm)
   unfold encodeWith encodeRanksWith
   rw [hm]
   exact rfl
+
+@[deprecated encodeChunk_eq_encodePieceRanks (since := "2026-11-25")]
+abbrev encodeChunk_eq_bytePairMerge := @encodeChunk_eq_encodePieceRanks
 
 end RanksEquiv
 

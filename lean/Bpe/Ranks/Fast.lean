@@ -59,7 +59,7 @@ def decomposeTokenBy (look : Bytes → Option Nat) (token : Bytes) (m : Nat) : L
   decomposeLoopBy look m token.length (token.map fun b => [b])
 
 section
-variable {look : Bytes → Option Nat} {ranks : RankTable}
+variable {look : Bytes → Option Nat} {ranks : Ranks}
 
 theorem allowedRankBy_eq (hl : ∀ t, look t = rankOf ranks t) (m : Nat) (t : Bytes) :
     allowedRankBy look m t = allowedRank ranks (some m) t := by
@@ -121,7 +121,7 @@ def checkTwoPartsBy (look : Bytes → Option Nat) (entry : Bytes × Nat) : Bool 
   entry.1.length < 2 || (decomposeTokenBy look entry.1 entry.2).length == 2
 
 /-- `checkRanks` through `look`: the same five tests. -/
-def checkRanksBy (look : Bytes → Option Nat) (ranks : RankTable) : Bool :=
+def checkRanksBy (look : Bytes → Option Nat) (ranks : Ranks) : Bool :=
   ranksIncreasing ranks && ranks.all (checkLookupBy look) && ranks.all (fun e => !e.1.isEmpty) &&
     (List.range 256).all (checkByteRankBy look) && ranks.all (checkTwoPartsBy look)
 
@@ -142,7 +142,7 @@ def rankShuffleBy (look : Bytes → Option Nat) (b : UInt8) : UInt8 :=
   | none => b
 
 section
-variable {look : Bytes → Option Nat} {ranks : RankTable}
+variable {look : Bytes → Option Nat} {ranks : Ranks}
 
 theorem checkRanksBy_eq (hl : ∀ t, look t = rankOf ranks t) :
     checkRanksBy look ranks = checkRanks ranks := by
@@ -180,10 +180,10 @@ end
 
 /-- Condition C, tested with lookups in `tree` after checking that `tree` is the table's
 search tree. -/
-def checkRanksFast (ranks : RankTable) (tree : RankTree) : Bool :=
+def checkRanksFast (ranks : Ranks) (tree : RankTree) : Bool :=
   checkRankTree ranks tree && checkRanksBy (lookTree tree) ranks
 
-variable {ranks : RankTable} {tree : RankTree}
+variable {ranks : Ranks} {tree : RankTree}
 
 /-- **Soundness of `checkRanksFast`**: it passes only tables that pass `checkRanks`. -/
 theorem checkRanks_of_checkRanksFast (h : checkRanksFast ranks tree = true) :

@@ -6,7 +6,7 @@ public import Bpe.Seed.Merge
 # The seed side of issue 14: adjacent pairs, merging every occurrence, the lowest merge
 
 Facts about the seed's merge-table encoder used by the proof that it is tiktoken's
-(`Bpe.Ranks.Equiv`), in three parts: adjacent pairs of a list (`adjPairs`), merging every
+(`Bpe.Ranks.Equiv`), in three parts: adjacent pairs of a list (`adjacentPairs`), merging every
 occurrence of a pair (`mergePair`, the seed's `merge` through a map), and the minimality of
 `bestMerge`.
 -/
@@ -19,100 +19,88 @@ namespace Bpe
 ## Adjacent pairs of a list, and where an element lands in a split list
 
 Generic list facts used by the proof that the seed's encoder is tiktoken's
-(`Bpe.Ranks.Equiv`): `adjPairs l` lists the adjacent pairs of `l`; a pair of a contiguous
-piece of a list is a pair of the list; a pair is adjacent exactly when the list splits around
-it. `append_cons_eq_append` locates an element of `L ++ z :: R` in another split `P ++ S`.
+(`Bpe.Ranks.Equiv`): `adjacentPairs l` (`Bpe.Seed.Merge`) lists the adjacent pairs of `l`; a
+pair of a contiguous piece of a list is a pair of the list; a pair is adjacent exactly when the
+list splits around it. `append_cons_eq_append` locates an element of `L ++ z :: R` in another split `P ++ S`.
 -/
 
 section PairLists
-/-- The adjacent pairs of a list, left to right. -/
-def adjPairs {α : Type} : List α → List (α × α)
-  | a :: b :: rest => (a, b) :: adjPairs (b :: rest)
-  | _ => []
-
-@[simp] theorem adjPairs_nil {α : Type} : adjPairs ([] : List α) = [] := rfl
-
-@[simp] theorem adjPairs_singleton {α : Type} (a : α) : adjPairs [a] = [] := rfl
-
-@[simp] theorem adjPairs_cons_cons {α : Type} (a b : α) (l : List α) :
-    adjPairs (a :: b :: l) = (a, b) :: adjPairs (b :: l) := rfl
-
-theorem mem_adjPairs_cons {α : Type} {p : α × α} (a : α) :
-    ∀ {l : List α}, p ∈ adjPairs l → p ∈ adjPairs (a :: l)
+theorem mem_adjacentPairs_cons {α : Type} {p : α × α} (a : α) :
+    ∀ {l : List α}, p ∈ adjacentPairs l → p ∈ adjacentPairs (a :: l)
   | [], h => by simp at h
   | _ :: _, h => List.mem_cons_of_mem _ h
 
 /-- A pair of a list starting with `a` starts with `a` or is a pair of the tail. -/
-theorem mem_adjPairs_cons_iff {α : Type} {p : α × α} (a : α) :
-    ∀ {l : List α}, p ∈ adjPairs (a :: l) → p.1 = a ∨ p ∈ adjPairs l
+theorem mem_adjacentPairs_cons_iff {α : Type} {p : α × α} (a : α) :
+    ∀ {l : List α}, p ∈ adjacentPairs (a :: l) → p.1 = a ∨ p ∈ adjacentPairs l
   | [], h => by simp at h
   | b :: l, h => by
     rcases List.mem_cons.mp h with rfl | h
     · exact Or.inl rfl
     · exact Or.inr h
 
-theorem mem_adjPairs_append_left {α : Type} {p : α × α} :
-    ∀ (l₁ : List α) {l₂ : List α}, p ∈ adjPairs l₂ → p ∈ adjPairs (l₁ ++ l₂)
+theorem mem_adjacentPairs_append_left {α : Type} {p : α × α} :
+    ∀ (l₁ : List α) {l₂ : List α}, p ∈ adjacentPairs l₂ → p ∈ adjacentPairs (l₁ ++ l₂)
   | [], _, h => h
-  | a :: l₁, _, h => mem_adjPairs_cons a (mem_adjPairs_append_left l₁ h)
+  | a :: l₁, _, h => mem_adjacentPairs_cons a (mem_adjacentPairs_append_left l₁ h)
 
-theorem mem_adjPairs_append_right {α : Type} {p : α × α} :
-    ∀ {l₁ : List α} (l₂ : List α), p ∈ adjPairs l₁ → p ∈ adjPairs (l₁ ++ l₂)
+theorem mem_adjacentPairs_append_right {α : Type} {p : α × α} :
+    ∀ {l₁ : List α} (l₂ : List α), p ∈ adjacentPairs l₁ → p ∈ adjacentPairs (l₁ ++ l₂)
   | [], _, h => by simp at h
   | [_], _, h => by simp at h
   | a :: b :: l₁, l₂, h => by
     rcases List.mem_cons.mp h with rfl | h
     · exact List.mem_cons_self
-    · exact List.mem_cons_of_mem _ (mem_adjPairs_append_right (l₁ := b :: l₁) l₂ h)
+    · exact List.mem_cons_of_mem _ (mem_adjacentPairs_append_right (l₁ := b :: l₁) l₂ h)
 
 /-- A pair of a list ending with `z` ends with `z` or is a pair of the rest. -/
-theorem mem_adjPairs_append_singleton {α : Type} {p : α × α} (z : α) :
-    ∀ {l : List α}, p ∈ adjPairs (l ++ [z]) → p ∈ adjPairs l ∨ p.2 = z
+theorem mem_adjacentPairs_append_singleton {α : Type} {p : α × α} (z : α) :
+    ∀ {l : List α}, p ∈ adjacentPairs (l ++ [z]) → p ∈ adjacentPairs l ∨ p.2 = z
   | [], h => by simp at h
   | [a], h => by
-    simp only [List.cons_append, List.nil_append, adjPairs_cons_cons, adjPairs_singleton,
+    simp only [List.cons_append, List.nil_append, adjacentPairs_cons_cons, adjacentPairs_singleton,
       List.mem_cons, List.not_mem_nil, or_false] at h
     subst h; exact Or.inr rfl
   | a :: b :: l, h => by
     rcases List.mem_cons.mp h with rfl | h
     · exact Or.inl List.mem_cons_self
-    · rcases mem_adjPairs_append_singleton z (l := b :: l) h with h | h
+    · rcases mem_adjacentPairs_append_singleton z (l := b :: l) h with h | h
       · exact Or.inl (List.mem_cons_of_mem _ h)
       · exact Or.inr h
 
-theorem adjPairs_append_cons {α : Type} :
+theorem adjacentPairs_append_cons {α : Type} :
     ∀ (l : List α) (x : α) (r : List α),
-      adjPairs (l ++ x :: r) = adjPairs (l ++ [x]) ++ adjPairs (x :: r)
+      adjacentPairs (l ++ x :: r) = adjacentPairs (l ++ [x]) ++ adjacentPairs (x :: r)
   | [], _, _ => by simp
   | [_], _, _ => by simp
   | a :: b :: l, x, r => by
-    have ih : adjPairs (b :: (l ++ x :: r)) = adjPairs (b :: (l ++ [x])) ++ adjPairs (x :: r) :=
-      adjPairs_append_cons (b :: l) x r
-    show adjPairs (a :: b :: (l ++ x :: r)) =
-      adjPairs (a :: b :: (l ++ [x])) ++ adjPairs (x :: r)
-    rw [adjPairs_cons_cons, adjPairs_cons_cons, ih]
+    have ih : adjacentPairs (b :: (l ++ x :: r)) = adjacentPairs (b :: (l ++ [x])) ++ adjacentPairs (x :: r) :=
+      adjacentPairs_append_cons (b :: l) x r
+    show adjacentPairs (a :: b :: (l ++ x :: r)) =
+      adjacentPairs (a :: b :: (l ++ [x])) ++ adjacentPairs (x :: r)
+    rw [adjacentPairs_cons_cons, adjacentPairs_cons_cons, ih]
     rfl
 
 /-- Every pair of `l ++ x :: r` is a pair of `l ++ [x]` or of `x :: r`. -/
-theorem mem_adjPairs_append_cons {α : Type} {p : α × α} (l : List α) (x : α) (r : List α)
-    (h : p ∈ adjPairs (l ++ x :: r)) : p ∈ adjPairs (l ++ [x]) ∨ p ∈ adjPairs (x :: r) := by
-  rw [adjPairs_append_cons] at h
+theorem mem_adjacentPairs_append_cons {α : Type} {p : α × α} (l : List α) (x : α) (r : List α)
+    (h : p ∈ adjacentPairs (l ++ x :: r)) : p ∈ adjacentPairs (l ++ [x]) ∨ p ∈ adjacentPairs (x :: r) := by
+  rw [adjacentPairs_append_cons] at h
   exact List.mem_append.mp h
 
 /-- A pair is adjacent exactly where the list splits around it. -/
-theorem exists_split_of_mem_adjPairs {α : Type} {p : α × α} :
-    ∀ {l : List α}, p ∈ adjPairs l → ∃ A C, l = A ++ p.1 :: p.2 :: C
+theorem exists_split_of_mem_adjacentPairs {α : Type} {p : α × α} :
+    ∀ {l : List α}, p ∈ adjacentPairs l → ∃ A C, l = A ++ p.1 :: p.2 :: C
   | [], h => by simp at h
   | [_], h => by simp at h
   | a :: b :: l, h => by
     rcases List.mem_cons.mp h with rfl | h
     · exact ⟨[], l, rfl⟩
-    · obtain ⟨A, C, hl⟩ := exists_split_of_mem_adjPairs (l := b :: l) h
+    · obtain ⟨A, C, hl⟩ := exists_split_of_mem_adjacentPairs (l := b :: l) h
       exact ⟨a :: A, C, by rw [hl, List.cons_append]⟩
 
-theorem mem_adjPairs_of_split {α : Type} (A C : List α) (x y : α) :
-    (x, y) ∈ adjPairs (A ++ x :: y :: C) :=
-  mem_adjPairs_append_left A List.mem_cons_self
+theorem mem_adjacentPairs_of_split {α : Type} (A C : List α) (x y : α) :
+    (x, y) ∈ adjacentPairs (A ++ x :: y :: C) :=
+  mem_adjacentPairs_append_left A List.mem_cons_self
 
 /-- Where the element `z` of `L ++ z :: R` lands in another split `P ++ S`. -/
 theorem append_cons_eq_append {α : Type} {z : α} {R S : List α} :
@@ -176,7 +164,7 @@ theorem mergePair_cons_cons (x y t a b : α) (rest : List α) :
   rfl
 
 theorem mergePair_of_not_mem (x y t : α) :
-    ∀ l : List α, (x, y) ∉ adjPairs l → mergePair x y t l = l
+    ∀ l : List α, (x, y) ∉ adjacentPairs l → mergePair x y t l = l
   | [], _ => rfl
   | [_], _ => rfl
   | a :: b :: rest, h => by
@@ -187,7 +175,7 @@ theorem mergePair_of_not_mem (x y t : α) :
 
 /-- A prefix without an occurrence (up to and including the next element) is kept. -/
 theorem mergePair_append_of_not_mem (x y t z : α) (R : List α) :
-    ∀ L : List α, (x, y) ∉ adjPairs (L ++ [z]) →
+    ∀ L : List α, (x, y) ∉ adjacentPairs (L ++ [z]) →
       mergePair x y t (L ++ z :: R) = L ++ mergePair x y t (z :: R)
   | [], _ => rfl
   | [a], h => by
@@ -199,7 +187,7 @@ theorem mergePair_append_of_not_mem (x y t z : α) (R : List α) :
     have hne : ¬ (a = x ∧ c = y) := by
       rintro ⟨rfl, rfl⟩; exact h List.mem_cons_self
     have ih := mergePair_append_of_not_mem x y t z R (c :: L)
-      (fun h' => h (mem_adjPairs_cons a h'))
+      (fun h' => h (mem_adjacentPairs_cons a h'))
     show mergePair x y t (a :: c :: (L ++ z :: R)) = a :: (c :: L ++ mergePair x y t (z :: R))
     rw [mergePair_cons_cons, if_neg hne]
     rw [← ih]
@@ -215,12 +203,12 @@ theorem mergePair_cons_of_ne (x y t a : α) (h : a ≠ x) :
 /-- **Leftmost first**: merging the leftmost occurrence of `x, y` into `t` (with `t` neither
 `x` nor `y`) does not change the result of merging every occurrence. -/
 theorem mergePair_leftmost (x y t : α) (htx : t ≠ x) (hty : t ≠ y) (L R : List α)
-    (h : (x, y) ∉ adjPairs (L ++ [x])) :
+    (h : (x, y) ∉ adjacentPairs (L ++ [x])) :
     mergePair x y t (L ++ t :: R) = mergePair x y t (L ++ x :: y :: R) := by
-  have h' : (x, y) ∉ adjPairs (L ++ [t]) := by
+  have h' : (x, y) ∉ adjacentPairs (L ++ [t]) := by
     intro hm
-    rcases mem_adjPairs_append_singleton t hm with hm | hm
-    · exact h (mem_adjPairs_append_right [x] hm)
+    rcases mem_adjacentPairs_append_singleton t hm with hm | hm
+    · exact h (mem_adjacentPairs_append_right [x] hm)
     · exact hty hm.symm
   rw [mergePair_append_of_not_mem x y t t R L h', mergePair_append_of_not_mem x y t x (y :: R) L h,
     mergePair_cons_of_ne x y t t htx, mergePair_cons_cons,
@@ -240,7 +228,7 @@ theorem length_mergePair_le (x y t : α) :
 
 /-- Merging a pair that occurs makes the list shorter. -/
 theorem length_mergePair_lt (x y t : α) :
-    ∀ l : List α, (x, y) ∈ adjPairs l → (mergePair x y t l).length < l.length
+    ∀ l : List α, (x, y) ∈ adjacentPairs l → (mergePair x y t l).length < l.length
   | [], h => by simp at h
   | [_], h => by simp at h
   | a :: b :: rest, h => by
@@ -250,7 +238,7 @@ theorem length_mergePair_lt (x y t : α) :
       have := length_mergePair_le x y t rest
       simp only [List.length_cons]; omega
     next hne =>
-      have hm : (x, y) ∈ adjPairs (b :: rest) := by
+      have hm : (x, y) ∈ adjacentPairs (b :: rest) := by
         rcases List.mem_cons.mp h with h | h
         · simp only [Prod.mk.injEq] at h
           exact absurd ⟨h.1.symm, h.2.symm⟩ hne

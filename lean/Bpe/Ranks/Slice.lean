@@ -31,7 +31,7 @@ theorem eq_of_all_checkByteMapEq {f g : UInt8 → UInt8}
   have hb : UInt8.ofNat b.toNat = b := by simp
   simpa [checkByteMapEq, hb] using hall
 
-variable {ranks : RankTable} {merges : Merges} {shuffle : UInt8 → UInt8}
+variable {ranks : Ranks} {merges : Merges} {shuffle : UInt8 → UInt8}
 
 /-- On a table that passes `checkRanks`, the seed's chunk encoder on the given tables (equal
 to the recovered ones) is tiktoken's. -/
@@ -39,7 +39,7 @@ theorem encodeChunk_eq_of_checkRanks (hc : checkRanks ranks = true)
     (hm : recoverMerges ranks = merges) (hs : rankShuffle ranks = shuffle) (chunk : Bytes) :
     some (encodeChunk merges shuffle chunk) = encodePieceRanks ranks chunk := by
   subst hm hs
-  exact encodeChunk_eq_bytePairMerge (checkRanks_sound ranks hc) chunk
+  exact encodeChunk_eq_encodePieceRanks (checkRanks_sound ranks hc) chunk
 
 /-- The same for whole strings, for any pre-tokenizer. -/
 theorem encodeWith_eq_of_checkRanks (hc : checkRanks ranks = true)

@@ -175,12 +175,11 @@ theorem pairwise_of_keysStrict : ∀ l : List (Nat × Nat), keysStrict l = true 
 
 /-! ## Lookups -/
 
-theorem lookup_eq_none_of_ne {k : Nat} : ∀ {l : List (Nat × Nat)}, (∀ e ∈ l, e.1 ≠ k) →
-    l.lookup k = none
-  | [], _ => rfl
-  | (k', x) :: l, h => by
-    rw [lookup_cons_ne (k := k') (i := k) x l (fun hk => h (k', x) List.mem_cons_self hk.symm),
-      lookup_eq_none_of_ne (fun e he => h e (List.mem_cons_of_mem _ he))]
+theorem lookup_eq_none_of_ne {k : Nat} {l : List (Nat × Nat)} (h : ∀ e ∈ l, e.1 ≠ k) :
+    l.lookup k = none :=
+  List.lookup_eq_none_iff.mpr fun e he => by
+    simp only [bne_iff_ne, ne_eq]
+    exact fun hk => h e he hk.symm
 
 /-- On a list whose keys strictly increase, the tree built from it answers as `List.lookup`. -/
 theorem RankTree.find_build : ∀ (fuel : Nat) (l : List (Nat × Nat)), l.length ≤ fuel →
@@ -222,7 +221,7 @@ theorem RankTree.find_build : ∀ (fuel : Nat) (l : List (Nat × Nat)), l.length
       · rw [if_neg h1, lookup_eq_none_of_ne (l := A), Option.none_or]
         · by_cases h2 : k0 < k
           · rw [if_pos h2, lookup_cons_ne (k := k0) (i := k) r0 right (by omega)]
-          · rw [if_neg h2, (by omega : k = k0), lookup_cons_self]
+          · rw [if_neg h2, (by omega : k = k0), List.lookup_cons_self]
         · intro a ha
           have := hA a ha
           omega
@@ -239,23 +238,23 @@ theorem lookup_eq_of_perm_of_pairwise {S L : List (Nat × Nat)}
 /-! ## The tree of a rank table -/
 
 /-- The table as `(key, rank)` pairs, in table order. -/
-def keyedRanks (ranks : RankTable) : List (Nat × Nat) := ranks.map fun e => (keyOf e.1, e.2)
+def keyedRanks (ranks : Ranks) : List (Nat × Nat) := ranks.map fun e => (keyOf e.1, e.2)
 
 /-- The keyed table sorted by key. -/
-def sortedKeys (ranks : RankTable) : List (Nat × Nat) := sortKeys ranks.length (keyedRanks ranks)
+def sortedKeys (ranks : Ranks) : List (Nat × Nat) := sortKeys ranks.length (keyedRanks ranks)
 
 /-- The balanced search tree of a rank table. -/
-def rankTree (ranks : RankTable) : RankTree := RankTree.build ranks.length (sortedKeys ranks)
+def rankTree (ranks : Ranks) : RankTree := RankTree.build ranks.length (sortedKeys ranks)
 
 /-- `tree` is the search tree of `ranks`, and no byte string is listed twice (the sorted keys
 strictly increase). -/
-def checkRankTree (ranks : RankTable) (tree : RankTree) : Bool :=
+def checkRankTree (ranks : Ranks) (tree : RankTree) : Bool :=
   keysStrict (sortedKeys ranks) && (rankTree ranks).beq tree
 
 /-- The rank of a byte string, looked up in a search tree. -/
 def lookTree (tree : RankTree) (t : Bytes) : Option Nat := tree.find (keyOf t)
 
-theorem lookup_keyedRanks (t : Bytes) : ∀ ranks : RankTable,
+theorem lookup_keyedRanks (t : Bytes) : ∀ ranks : Ranks,
     (keyedRanks ranks).lookup (keyOf t) = rankOf ranks t
   | [] => rfl
   | (s, r) :: ranks => by
@@ -263,13 +262,13 @@ theorem lookup_keyedRanks (t : Bytes) : ∀ ranks : RankTable,
     simp only [keyedRanks, rankOf, List.map_cons] at ih ⊢
     by_cases h : t = s
     · subst h
-      rw [lookup_cons_self, lookup_cons_self]
+      rw [List.lookup_cons_self, List.lookup_cons_self]
     · rw [lookup_cons_ne (k := keyOf s) (i := keyOf t) r _ (fun hk => h (keyOf_inj hk)),
         lookup_cons_ne (k := s) (i := t) r ranks h, ih]
 
 /-- **The tree answers as the table**: if `checkRankTree ranks tree = true`, looking a byte
 string up in `tree` gives its rank in `ranks` (`none` if it has none). -/
-theorem lookTree_eq {ranks : RankTable} {tree : RankTree} (h : checkRankTree ranks tree = true)
+theorem lookTree_eq {ranks : Ranks} {tree : RankTree} (h : checkRankTree ranks tree = true)
     (t : Bytes) : lookTree tree t = rankOf ranks t := by
   simp only [checkRankTree, Bool.and_eq_true] at h
   obtain ⟨hs, hb⟩ := h

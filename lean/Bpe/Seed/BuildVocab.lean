@@ -44,7 +44,7 @@ theorem lookup_baseVocab (i : Nat) :
       intro s
       rw [List.range'_succ, List.map_cons]
       by_cases hi : i = s
-      · subst hi; rw [lookup_cons_self, if_pos (by omega)]
+      · subst hi; rw [List.lookup_cons_self, if_pos (by omega)]
       · rw [lookup_cons_ne _ _ hi, ih (s + 1)]
         by_cases h1 : s + 1 ≤ i ∧ i < s + 1 + len
         · rw [if_pos h1, if_pos (by omega)]
@@ -89,7 +89,7 @@ theorem foldl_buildStep (ms : Merges) :
       constructor
       · intro hi
         by_cases hii : i = idx
-        · subst hii; exact ⟨a ++ b, lookup_cons_self _ _ _, by simp [ha']⟩
+        · subst hii; exact ⟨a ++ b, List.lookup_cons_self, by simp [ha']⟩
         · rw [lookup_cons_ne _ _ hii]; exact (hd i).1 (by omega)
       · intro hi
         rw [lookup_cons_ne _ _ (by omega)]; exact (hd i).2 (by omega)
@@ -108,7 +108,7 @@ theorem foldl_buildStep (ms : Merges) :
         refine ⟨a, b, ?_, ?_, ?_, ha', hb'⟩
         · rw [hA q0 (by omega), lookup_cons_ne _ _ (by omega), ha]
         · rw [hA q1 (by omega), lookup_cons_ne _ _ (by omega), hb]
-        · rw [hA j (by omega), lookup_cons_self]
+        · rw [hA j (by omega), List.lookup_cons_self]
       · exact hC q0 q1 j hmem
 
 /-- Every id from `n` up to `n + ms.length` is created by some merge of a numbered table. -/

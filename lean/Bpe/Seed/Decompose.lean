@@ -13,7 +13,7 @@ equal to the token length (each step removes one part). Lemma 3
 
 Fuel sufficiency: the fuel never runs out. `bestPairIndex_decomposeToken`: the result has no
 adjacent pair left to merge (the loop stopped because nothing qualified, as the unbounded
-`while` loop does); `decomposeLoop_add`: more fuel changes nothing; `decomposeLoop_length`: the
+`while` loop does); `decomposeLoop_add`: more fuel changes nothing; `decomposeLoop_length_eq`: the
 loop run on a fuel equal to the number of parts satisfies the defining equation of the
 unbounded loop (stop if no pair qualifies, else merge the best pair and go on).
 -/
@@ -89,13 +89,6 @@ theorem flatten_decomposeToken (ranks : Ranks) (token : Bytes) (maxRank : Option
 @[simp] theorem allowedRank_none (ranks : Ranks) (t : Bytes) :
     allowedRank ranks none t = ranks.lookup t := by
   unfold allowedRank; cases ranks.lookup t <;> rfl
-
-theorem allowedRank_some_eq_some (ranks : Ranks) (m : Nat) (t : Bytes) (r : Nat) :
-    allowedRank ranks (some m) t = some r ↔ ranks.lookup t = some r ∧ r < m := by
-  unfold allowedRank
-  cases ranks.lookup t with
-  | none => simp
-  | some s => by_cases h : s < m <;> simp [h] <;> omega
 
 /-- Where `bestPairIndex` points: a pair inside the list (positions counted from `start`). -/
 theorem bestPairIndex_bounds (ranks : Ranks) (maxRank : Option Nat) :
@@ -195,13 +188,6 @@ theorem decomposeLoop_add (ranks : Ranks) (maxRank : Option Nat) :
       rw [hb] at h
       exact decomposeLoop_add ranks maxRank fuel k _ h
 
-/-- Any fuel of at least the number of parts minus one gives the same result. -/
-theorem decomposeLoop_of_le (ranks : Ranks) (maxRank : Option Nat) (parts : List Bytes)
-    (fuel fuel' : Nat) (h : parts.length ≤ fuel + 1) (h' : fuel ≤ fuel') :
-    decomposeLoop ranks maxRank fuel' parts = decomposeLoop ranks maxRank fuel parts := by
-  obtain ⟨k, rfl⟩ := Nat.exists_eq_add_of_le h'
-  exact decomposeLoop_add ranks maxRank fuel k parts (bestPairIndex_decomposeLoop _ _ _ _ h)
-
 theorem decomposeLoop_succ (ranks : Ranks) (maxRank : Option Nat) (fuel : Nat)
     (parts : List Bytes) :
     decomposeLoop ranks maxRank (fuel + 1) parts =
@@ -212,7 +198,7 @@ theorem decomposeLoop_succ (ranks : Ranks) (maxRank : Option Nat) (fuel : Nat)
 /-- **Fuel sufficiency**, as an equation: the loop with fuel = number of parts satisfies the
 defining equation of the unbounded loop (stop when no pair qualifies, else merge the best pair
 and continue). -/
-theorem decomposeLoop_length (ranks : Ranks) (maxRank : Option Nat) (parts : List Bytes) :
+theorem decomposeLoop_length_eq (ranks : Ranks) (maxRank : Option Nat) (parts : List Bytes) :
     decomposeLoop ranks maxRank parts.length parts =
       match bestPairIndex ranks maxRank 0 parts with
       | none => parts
@@ -227,5 +213,8 @@ theorem decomposeLoop_length (ranks : Ranks) (maxRank : Option Nat) (parts : Lis
       simp only [decomposeLoop_succ, hb]
     rw [hl] at step
     exact step
+
+@[deprecated decomposeLoop_length_eq (since := "2026-11-25")]
+abbrev decomposeLoop_length := @decomposeLoop_length_eq
 
 end Bpe

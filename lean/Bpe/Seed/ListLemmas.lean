@@ -4,8 +4,8 @@ module
 # List helpers
 
 Small facts about lists used by several lemmas: splitting a list with `take`/`drop`
-and flattening, and `List.lookup` in association lists (an entry found is a member; a head
-with another key is skipped). Kept in one place so that the
+and flattening, and `List.lookup` in association lists (an entry found is a member, from core's
+`List.lookup_eq_some_iff`; a head with another key is skipped). Kept in one place so that the
 lemma files stay about their own concern.
 -/
 
@@ -17,22 +17,12 @@ theorem take_append_drop_flatten {α : Type} (n : Nat) (xs : List α) (rest : Li
     (h : rest.flatten = xs.drop n) : (xs.take n :: rest).flatten = xs := by
   rw [List.flatten_cons, h, List.take_append_drop]
 
-theorem mem_of_lookup_eq_some {α β : Type} [BEq α] [LawfulBEq α] :
-    ∀ {v : List (α × β)} {i : α} {t : β}, v.lookup i = some t → (i, t) ∈ v
-  | [], _, _, h => by simp [List.lookup] at h
-  | (k, x) :: v, i, t, h => by
-    by_cases hk : i = k
-    · subst hk
-      simp [List.lookup] at h
-      subst h
-      exact List.mem_cons_self
-    · have hne : (i == k) = false := by simpa using hk
-      simp only [List.lookup, hne] at h
-      exact List.mem_cons_of_mem _ (mem_of_lookup_eq_some h)
-
-theorem lookup_cons_self {α β : Type} [BEq α] [LawfulBEq α] (k : α) (x : β)
-    (v : List (α × β)) : ((k, x) :: v).lookup k = some x := by
-  simp [List.lookup]
+/-- An entry that `List.lookup` finds is in the list (core's `List.lookup_eq_some_iff` gives
+where). -/
+theorem mem_of_lookup_eq_some {α β : Type} [BEq α] [LawfulBEq α] {v : List (α × β)} {i : α}
+    {t : β} (h : v.lookup i = some t) : (i, t) ∈ v := by
+  obtain ⟨l₁, l₂, rfl, -⟩ := List.lookup_eq_some_iff.mp h
+  simp
 
 theorem lookup_cons_ne {α β : Type} [BEq α] [LawfulBEq α] {k i : α} (x : β)
     (v : List (α × β)) (h : i ≠ k) : ((k, x) :: v).lookup i = v.lookup i := by

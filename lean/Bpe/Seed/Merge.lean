@@ -34,10 +34,17 @@ def bumpCount (p : Nat × Nat) : List ((Nat × Nat) × Nat) → List ((Nat × Na
   | [] => [(p, 1)]
   | (q, c) :: rest => if q == p then (q, c + 1) :: rest else (q, c) :: bumpCount p rest
 
-/-- Adjacent pairs of a list of ids. -/
-def adjacentPairs : List Nat → List (Nat × Nat)
+/-- The adjacent pairs of a list, left to right (of ids here; `Bpe.Ranks` uses it on parts). -/
+def adjacentPairs {α : Type} : List α → List (α × α)
   | a :: b :: rest => (a, b) :: adjacentPairs (b :: rest)
   | _ => []
+
+@[simp] theorem adjacentPairs_nil {α : Type} : adjacentPairs ([] : List α) = [] := rfl
+
+@[simp] theorem adjacentPairs_singleton {α : Type} (a : α) : adjacentPairs [a] = [] := rfl
+
+@[simp] theorem adjacentPairs_cons_cons {α : Type} (a b : α) (l : List α) :
+    adjacentPairs (a :: b :: l) = (a, b) :: adjacentPairs (b :: l) := rfl
 
 /-- `get_stats`: the count of each adjacent pair, in order of first occurrence. -/
 def getStats (ids : List Nat) : List ((Nat × Nat) × Nat) :=

@@ -44,11 +44,6 @@ def contains : RangeTree → Nat → Bool
     (node lo hi left right).contains c =
       if c < lo then left.contains c else if hi < c then right.contains c else true := rfl
 
-/-- A code point inside the root range is found. -/
-theorem contains_node_of_le (lo hi : Nat) (left right : RangeTree) (c : Nat)
-    (h₁ : lo ≤ c) (h₂ : c ≤ hi) : (node lo hi left right).contains c = true := by
-  simp [Nat.not_lt.mpr h₁, Nat.not_lt.mpr h₂]
-
 end RangeTree
 
 end Bpe

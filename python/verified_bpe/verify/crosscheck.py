@@ -463,11 +463,11 @@ def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
     ]
     for k, blk in enumerate(blocks):
         items = [f"({_bytes_literal(t)}, {r})" for t, r in blk]
-        out += [f"def ranks{k} : RankTable := [", _wrap(items), "]", ""]
+        out += [f"def ranks{k} : Ranks := [", _wrap(items), "]", ""]
     if blocks:
         out += [
             f"/-- The first {sl.n} ranks (byte string ↦ rank), in rank order. -/",
-            "def ranks : RankTable :=",
+            "def ranks : Ranks :=",
             _appended([f"ranks{k}" for k in range(len(blocks))], indent="  "),
             "",
             "/-- The search tree of `ranks` (byte string coded by `keyOf` ↦ rank), as",

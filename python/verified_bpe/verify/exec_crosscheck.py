@@ -1,8 +1,8 @@
 """Compiled cross-check (route 3): Lean's compiler and interpreter run the executable encoder.
 
 ``Bpe.Exec.Code`` is an encoder written so that Lean's compiler turns it into IR that the
-offline (WebAssembly) Lean's interpreter runs; ``Bpe.Exec.encodeWith_eq`` proves it returns
-exactly ``Bpe.encodeWith`` on the same merge table.  This module writes the tables of a full
+offline (WebAssembly) Lean's interpreter runs; ``Bpe.Exec.encodeChunks_eq_encodeWith`` proves it
+returns exactly ``Bpe.encodeWith`` on the same merge table.  This module writes the tables of a full
 vocabulary (the 256-entry byte shuffle and the merges, sorted by pair) and the raw texts into
 one file of decimal numbers, generates a Lean module (the text of ``Bpe.Exec.PreTokenizeCode``
 and of every module it imports: the spec's Unicode tables and pre-tokenizers, ``ExecCode``;

@@ -1,7 +1,7 @@
 """tiktoken's encoder as a specification: rank-based byte-pair merging, and the seed's tables
 recovered from a rank table.
 
-Lean: ``Bpe.Ranks.Basic``.  A rank table is a ``Mapping[bytes, int]`` (Lean ``RankTable``, an
+Lean: ``Bpe.Ranks.Basic``.  A rank table is a ``Mapping[bytes, int]`` (Lean ``Ranks``, an
 association list; a dict is one without repeated keys, looked up like ``List.lookup``).
 Where Lean returns ``none`` these functions return ``None`` (tiktoken would fail instead).
 """

@@ -97,7 +97,7 @@ def lemma_decompose_fuel_sufficient(
 
     Lean: ``Bpe.Seed.Decompose.bestPairIndex_decomposeToken``,
     ``Bpe.Seed.Decompose.decomposeLoop_add``,
-    ``Bpe.Seed.Decompose.decomposeLoop_length``.
+    ``Bpe.Seed.Decompose.decomposeLoop_length_eq``.
     """
     parts = decompose_token(ranks, token, max_rank)
     singles = [token[k : k + 1] for k in range(len(token))]
