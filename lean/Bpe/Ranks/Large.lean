@@ -48,19 +48,19 @@ def initState : Nat → Bytes → List (Nat × Bytes)
 
 /-- The heap entry of the pair of parts `a, b` starting at `s`: `[(rank, s)]` if `a ++ b` is a
 token, else nothing. -/
-def pairEntry (ranks : RankTable) (s : Nat) (a b : Bytes) : List (Nat × Nat) :=
+def pairEntry (ranks : Ranks) (s : Nat) (a b : Bytes) : List (Nat × Nat) :=
   match rankOf ranks (a ++ b) with
   | some r => [(r, s)]
   | none => []
 
 /-- The heap entries of every adjacent pair of the state (what tiktoken pushes at the start). -/
-def pairEntries (ranks : RankTable) : List (Nat × Bytes) → List (Nat × Nat)
+def pairEntries (ranks : Ranks) : List (Nat × Bytes) → List (Nat × Nat)
   | p :: q :: rest => pairEntry ranks p.1 p.2 q.2 ++ pairEntries ranks (q :: rest)
   | _ => []
 
 /-- `state[s].next_rank`: the rank of the pair of parts starting at `s` (`none`: no part
 starts at `s`, it is the last part, or the pair is not a token). -/
-def pairRankAt (ranks : RankTable) (s : Nat) : List (Nat × Bytes) → Option Nat
+def pairRankAt (ranks : Ranks) (s : Nat) : List (Nat × Bytes) → Option Nat
   | p :: q :: rest => if p.1 = s then rankOf ranks (p.2 ++ q.2) else pairRankAt ranks s (q :: rest)
   | _ => none
 
@@ -78,7 +78,7 @@ def popMin : List (Nat × Nat) → Option ((Nat × Nat) × List (Nat × Nat))
 
 /-- Pop until an entry is still valid (its rank is the rank of the pair now at its start);
 stale entries are dropped. Fuel: the heap size (each round pops one entry). -/
-def popValid (ranks : RankTable) (st : List (Nat × Bytes)) :
+def popValid (ranks : Ranks) (st : List (Nat × Bytes)) :
     Nat → List (Nat × Nat) → Option ((Nat × Nat) × List (Nat × Nat))
   | 0, _ => none
   | fuel + 1, heap =>
@@ -94,7 +94,7 @@ def mergeAtStart (s : Nat) : List (Nat × Bytes) → List (Nat × Bytes)
 
 /-- What tiktoken pushes after merging at `s` (its two `potential_merge` calls), read on the
 new state: the entry of the pair ending at `s` and the entry of the pair starting at `s`. -/
-def entriesNear (ranks : RankTable) (s : Nat) : List (Nat × Bytes) → List (Nat × Nat)
+def entriesNear (ranks : Ranks) (s : Nat) : List (Nat × Bytes) → List (Nat × Nat)
   | p :: q :: rest =>
     if q.1 = s then pairEntry ranks p.1 p.2 q.2 ++ entriesNear ranks s (q :: rest)
     else if p.1 = s then pairEntry ranks p.1 p.2 q.2
@@ -103,7 +103,7 @@ def entriesNear (ranks : RankTable) (s : Nat) : List (Nat × Bytes) → List (Na
 
 /-- The heap loop: pop a valid entry, merge at its start, push the new entries; stop when no
 valid entry is left. Fuel: the piece length (each round removes a part). -/
-def largeLoop (ranks : RankTable) :
+def largeLoop (ranks : Ranks) :
     Nat → List (Nat × Bytes) → List (Nat × Nat) → List (Nat × Bytes)
   | 0, st, _ => st
   | fuel + 1, st, heap =>
@@ -114,25 +114,25 @@ def largeLoop (ranks : RankTable) :
         (entriesNear ranks m.2 (mergeAtStart m.2 st) ++ rest)
 
 /-- tiktoken's `_byte_pair_merge_large`: the parts a piece is split into. -/
-def bytePairMergeLarge (ranks : RankTable) (piece : Bytes) : List Bytes :=
+def bytePairMergeLarge (ranks : Ranks) (piece : Bytes) : List Bytes :=
   (largeLoop ranks piece.length (initState 0 piece)
     (pairEntries ranks (initState 0 piece))).map Prod.snd
 
 /-- tiktoken's choice of merge loop by piece length. -/
-def bytePairMergeBySize (ranks : RankTable) (piece : Bytes) : List Bytes :=
+def bytePairMergeBySize (ranks : Ranks) (piece : Bytes) : List Bytes :=
   if piece.length < largePieceThreshold then bytePairMerge ranks piece
   else bytePairMergeLarge ranks piece
 
 /-- tiktoken 0.14's `byte_pair_encode` behind its whole-piece lookup: the piece's rank if it
 is a token, else the ranks of the parts of the merge loop chosen by length (`none` if a part
 has no rank, where tiktoken would fail). -/
-def encodePieceRanksBySize (ranks : RankTable) (piece : Bytes) : Option (List Nat) :=
+def encodePieceRanksBySize (ranks : Ranks) (piece : Bytes) : Option (List Nat) :=
   match rankOf ranks piece with
   | some r => some [r]
   | none => (bytePairMergeBySize ranks piece).mapM fun part => rankOf ranks part
 
 /-- tiktoken 0.14's encoder (no special tokens) over any pre-tokenizer. -/
-def encodeRanksWithBySize (preTokenize : Bytes → List Bytes) (ranks : RankTable)
+def encodeRanksWithBySize (preTokenize : Bytes → List Bytes) (ranks : Ranks)
     (text : String) : Option (List Nat) :=
   ((preTokenize (stringBytes text)).mapM fun piece => encodePieceRanksBySize ranks piece).map
     List.flatten
@@ -208,7 +208,7 @@ theorem popMin_eq_some :
 
 /-! ## Entries and the state -/
 
-theorem mem_pairEntry {ranks : RankTable} {s : Nat} {a b : Bytes} {e : Nat × Nat} :
+theorem mem_pairEntry {ranks : Ranks} {s : Nat} {a b : Bytes} {e : Nat × Nat} :
     e ∈ pairEntry ranks s a b ↔ rankOf ranks (a ++ b) = some e.1 ∧ e.2 = s := by
   unfold pairEntry
   cases rankOf ranks (a ++ b) with
@@ -222,18 +222,18 @@ theorem mem_pairEntry {ranks : RankTable} {s : Nat} {a b : Bytes} {e : Nat × Na
     · rintro ⟨rfl, rfl⟩
       exact ⟨rfl, rfl⟩
 
-@[simp] theorem pairEntries_cons_cons (ranks : RankTable) (p q : Nat × Bytes)
+@[simp] theorem pairEntries_cons_cons (ranks : Ranks) (p q : Nat × Bytes)
     (rest : List (Nat × Bytes)) :
     pairEntries ranks (p :: q :: rest) = pairEntry ranks p.1 p.2 q.2 ++ pairEntries ranks (q :: rest) :=
   rfl
 
-@[simp] theorem pairEntries_nil (ranks : RankTable) : pairEntries ranks [] = [] := rfl
+@[simp] theorem pairEntries_nil (ranks : Ranks) : pairEntries ranks [] = [] := rfl
 
-@[simp] theorem pairEntries_singleton (ranks : RankTable) (p : Nat × Bytes) :
+@[simp] theorem pairEntries_singleton (ranks : Ranks) (p : Nat × Bytes) :
     pairEntries ranks [p] = [] := rfl
 
 /-- An entry's start is the start of a part. -/
-theorem snd_mem_of_mem_pairEntries (ranks : RankTable) :
+theorem snd_mem_of_mem_pairEntries (ranks : Ranks) :
     ∀ {st : List (Nat × Bytes)} {e : Nat × Nat}, e ∈ pairEntries ranks st →
       e.2 ∈ st.map Prod.fst
   | [], _, h => by simp at h
@@ -245,7 +245,7 @@ theorem snd_mem_of_mem_pairEntries (ranks : RankTable) :
       exact List.mem_cons_self
     · exact List.mem_cons_of_mem _ (snd_mem_of_mem_pairEntries ranks h)
 
-theorem mem_pairEntries_of_pairRankAt (ranks : RankTable) :
+theorem mem_pairEntries_of_pairRankAt (ranks : Ranks) :
     ∀ {st : List (Nat × Bytes)} {s r : Nat}, pairRankAt ranks s st = some r →
       (r, s) ∈ pairEntries ranks st
   | [], _, _, h => by simp [pairRankAt] at h
@@ -259,7 +259,7 @@ theorem mem_pairEntries_of_pairRankAt (ranks : RankTable) :
     · rw [if_neg hp] at h
       exact Or.inr (mem_pairEntries_of_pairRankAt ranks h)
 
-theorem pairRankAt_of_mem_pairEntries (ranks : RankTable) :
+theorem pairRankAt_of_mem_pairEntries (ranks : Ranks) :
     ∀ {st : List (Nat × Bytes)} {s r : Nat}, (st.map Prod.fst).Pairwise (· < ·) →
       (r, s) ∈ pairEntries ranks st → pairRankAt ranks s st = some r
   | [], _, _, _, h => by simp at h
@@ -281,7 +281,7 @@ theorem pairRankAt_of_mem_pairEntries (ranks : RankTable) :
       · exact pairRankAt_of_mem_pairEntries ranks hpw.2 h
 
 /-- No entry: no pair has a rank. -/
-theorem lowestRank_pairRanks_of_pairEntries (ranks : RankTable) :
+theorem lowestRank_pairRanks_of_pairEntries (ranks : Ranks) :
     ∀ {st : List (Nat × Bytes)}, pairEntries ranks st = [] →
       lowestRank (pairRanks ranks (st.map Prod.snd)) = none
   | [], _ => rfl
@@ -333,7 +333,7 @@ theorem mem_of_lowestRank :
         rw [← h.2]
         exact List.mem_cons_self
 
-theorem exists_mem_pairEntries_of_mem_pairRanks (ranks : RankTable) :
+theorem exists_mem_pairEntries_of_mem_pairRanks (ranks : Ranks) :
     ∀ {st : List (Nat × Bytes)} {x : Nat}, some x ∈ pairRanks ranks (st.map Prod.snd) →
       ∃ t, (x, t) ∈ pairEntries ranks st
   | [], _, h => by simp at h
@@ -353,7 +353,7 @@ theorem exists_mem_pairEntries_of_mem_pairRanks (ranks : RankTable) :
 
 /-- A valid entry that is least among the current entries is tiktoken's choice: the leftmost
 pair of lowest rank; merging at its start is `mergeAt` at that pair's index. -/
-theorem lowestRank_of_valid (ranks : RankTable) :
+theorem lowestRank_of_valid (ranks : Ranks) :
     ∀ {st : List (Nat × Bytes)} {m : Nat × Nat}, (st.map Prod.fst).Pairwise (· < ·) →
       pairRankAt ranks m.2 st = some m.1 →
       (∀ e ∈ pairEntries ranks st, entryLt e m = false) →
@@ -435,7 +435,7 @@ theorem mergeAtStart_cons (s : Nat) (q : Nat × Bytes) (rest : List (Nat × Byte
 
 /-- Every entry of the new state was an entry of the old state at another start, or is pushed
 by `entriesNear`. -/
-theorem mem_pairEntries_mergeAtStart (ranks : RankTable) (s : Nat) :
+theorem mem_pairEntries_mergeAtStart (ranks : Ranks) (s : Nat) :
     ∀ {st : List (Nat × Bytes)} {e : Nat × Nat}, (st.map Prod.fst).Pairwise (· < ·) →
       e ∈ pairEntries ranks (mergeAtStart s st) →
       e ∈ entriesNear ranks s (mergeAtStart s st) ∨ (e ∈ pairEntries ranks st ∧ e.2 ≠ s)
@@ -499,7 +499,7 @@ theorem mem_pairEntries_mergeAtStart (ranks : RankTable) (s : Nat) :
 /-! ## Popping -/
 
 /-- No valid entry left: no entry at all (every current entry is in the heap). -/
-theorem pairEntries_of_popValid_eq_none (ranks : RankTable) (st : List (Nat × Bytes))
+theorem pairEntries_of_popValid_eq_none (ranks : Ranks) (st : List (Nat × Bytes))
     (hpw : (st.map Prod.fst).Pairwise (· < ·)) :
     ∀ (fuel : Nat) (heap : List (Nat × Nat)), heap.length = fuel →
       (∀ e ∈ pairEntries ranks st, e ∈ heap) → popValid ranks st fuel heap = none →
@@ -532,7 +532,7 @@ theorem pairEntries_of_popValid_eq_none (ranks : RankTable) (st : List (Nat × B
 
 /-- A popped valid entry: it is valid, least among the current entries, and the heap left
 holds every current entry at another start. -/
-theorem popValid_eq_some (ranks : RankTable) (st : List (Nat × Bytes))
+theorem popValid_eq_some (ranks : Ranks) (st : List (Nat × Bytes))
     (hpw : (st.map Prod.fst).Pairwise (· < ·)) :
     ∀ (fuel : Nat) (heap rest : List (Nat × Nat)) (m : Nat × Nat),
       (∀ e ∈ pairEntries ranks st, e ∈ heap) → popValid ranks st fuel heap = some (m, rest) →
@@ -567,7 +567,7 @@ theorem popValid_eq_some (ranks : RankTable) (st : List (Nat × Bytes))
 
 /-- The heap loop and the linear scan take the same steps, from any state whose starts
 increase and whose heap holds every current entry. -/
-theorem map_snd_largeLoop (ranks : RankTable) :
+theorem map_snd_largeLoop (ranks : Ranks) :
     ∀ (fuel : Nat) (st : List (Nat × Bytes)) (heap : List (Nat × Nat)),
       (st.map Prod.fst).Pairwise (· < ·) → (∀ e ∈ pairEntries ranks st, e ∈ heap) →
       (largeLoop ranks fuel st heap).map Prod.snd =
@@ -621,13 +621,13 @@ theorem pairwise_initState : ∀ (i : Nat) (bs : Bytes),
 /-- **tiktoken's heap merge is its linear merge**: `_byte_pair_merge_large` (modelled by
 `bytePairMergeLarge`: a heap of `(rank, start)` entries with lazy invalidation) returns the
 same parts as `_byte_pair_merge` (`bytePairMerge`), for every rank table and every piece. -/
-theorem bytePairMergeLarge_eq_bytePairMerge (ranks : RankTable) (piece : Bytes) :
+theorem bytePairMergeLarge_eq_bytePairMerge (ranks : Ranks) (piece : Bytes) :
     bytePairMergeLarge ranks piece = bytePairMerge ranks piece := by
   unfold bytePairMergeLarge bytePairMerge
   rw [map_snd_largeLoop ranks _ _ _ (pairwise_initState 0 piece) (fun _ h => h),
     map_snd_initState]
 
-theorem bytePairMergeBySize_eq (ranks : RankTable) (piece : Bytes) :
+theorem bytePairMergeBySize_eq (ranks : Ranks) (piece : Bytes) :
     bytePairMergeBySize ranks piece = bytePairMerge ranks piece := by
   unfold bytePairMergeBySize
   split
@@ -636,12 +636,12 @@ theorem bytePairMergeBySize_eq (ranks : RankTable) (piece : Bytes) :
 
 /-- **tiktoken 0.14's encoder of a piece is `encodePieceRanks`**, whichever merge loop the
 piece length selects. -/
-theorem encodePieceRanksBySize_eq (ranks : RankTable) (piece : Bytes) :
+theorem encodePieceRanksBySize_eq (ranks : Ranks) (piece : Bytes) :
     encodePieceRanksBySize ranks piece = encodePieceRanks ranks piece := by
   unfold encodePieceRanksBySize encodePieceRanks
   cases rankOf ranks piece <;> simp [bytePairMergeBySize_eq]
 
-theorem encodeRanksWithBySize_eq (preTokenize : Bytes → List Bytes) (ranks : RankTable)
+theorem encodeRanksWithBySize_eq (preTokenize : Bytes → List Bytes) (ranks : Ranks)
     (text : String) :
     encodeRanksWithBySize preTokenize ranks text = encodeRanksWith preTokenize ranks text := by
   unfold encodeRanksWithBySize encodeRanksWith

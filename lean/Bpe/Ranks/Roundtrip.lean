@@ -24,26 +24,26 @@ noncomputable section
 namespace Bpe
 
 /-- tiktoken's decoder: rank ↦ byte string (the rank table with its pairs swapped). -/
-def rankVocab (ranks : RankTable) : Vocab := ranks.map fun e => (e.2, e.1)
+def rankVocab (ranks : Ranks) : Vocab := ranks.map fun e => (e.2, e.1)
 
 /-- tiktoken's `decode`: the byte strings of the ids, concatenated and read as UTF-8; `none`
 on an unknown id or invalid UTF-8. -/
-def decodeRanks (ranks : RankTable) (ids : List Nat) : Option String :=
+def decodeRanks (ranks : Ranks) (ids : List Nat) : Option String :=
   (decodeBytes (rankVocab ranks) ids).bind bytesToString?
 
-theorem map_fst_rankVocab (ranks : RankTable) :
+theorem map_fst_rankVocab (ranks : Ranks) :
     (rankVocab ranks).map Prod.fst = ranks.map Prod.snd := by
   simp [rankVocab, Function.comp_def]
 
 /-- With distinct ranks, the decoder returns the byte string of a rank. -/
-theorem lookup_rankVocab {ranks : RankTable} (h : (ranks.map Prod.snd).Nodup) {t : Bytes}
+theorem lookup_rankVocab {ranks : Ranks} (h : (ranks.map Prod.snd).Nodup) {t : Bytes}
     {r : Nat} (ht : rankOf ranks t = some r) : (rankVocab ranks).lookup r = some t := by
   apply lookup_eq_some_of_mem
   · rw [map_fst_rankVocab]
     exact h
   · exact List.mem_map.mpr ⟨(t, r), mem_of_lookup_eq_some ht, rfl⟩
 
-theorem decodeBytes_rankVocab_of_mapM {ranks : RankTable} (h : (ranks.map Prod.snd).Nodup) :
+theorem decodeBytes_rankVocab_of_mapM {ranks : Ranks} (h : (ranks.map Prod.snd).Nodup) :
     ∀ {parts : List Bytes} {ids : List Nat},
       parts.mapM (fun part => rankOf ranks part) = some ids →
         decodeBytes (rankVocab ranks) ids = some parts.flatten
@@ -66,7 +66,7 @@ theorem decodeBytes_rankVocab_of_mapM {ranks : RankTable} (h : (ranks.map Prod.s
         simp [decodeBytes, lookup_rankVocab h hp, decodeBytes_rankVocab_of_mapM h hps]
 
 /-- A piece's ids decode to the piece. -/
-theorem decodeBytes_encodePieceRanks {ranks : RankTable} (h : RanksOk ranks) {piece : Bytes}
+theorem decodeBytes_encodePieceRanks {ranks : Ranks} (h : RanksOk ranks) {piece : Bytes}
     {ids : List Nat} (he : encodePieceRanks ranks piece = some ids) :
     decodeBytes (rankVocab ranks) ids = some piece := by
   unfold encodePieceRanks at he
@@ -81,7 +81,7 @@ theorem decodeBytes_encodePieceRanks {ranks : RankTable} (h : RanksOk ranks) {pi
     rw [← flatten_bytePairMerge ranks piece]
     exact decodeBytes_rankVocab_of_mapM h.ranks_nodup he
 
-theorem decodeBytes_flatten_of_mapM {ranks : RankTable} (h : RanksOk ranks) :
+theorem decodeBytes_flatten_of_mapM {ranks : Ranks} (h : RanksOk ranks) :
     ∀ {pieces : List Bytes} {idss : List (List Nat)},
       pieces.mapM (fun piece => encodePieceRanks ranks piece) = some idss →
         decodeBytes (rankVocab ranks) idss.flatten = some pieces.flatten
@@ -110,7 +110,7 @@ theorem decodeBytes_flatten_of_mapM {ranks : RankTable} (h : RanksOk ranks) :
 /-- **tiktoken's algorithm round-trips**: for every rank table satisfying condition C, every
 pre-tokenizer whose chunks concatenate back to its input, and every string `s`, tiktoken's
 encoder succeeds and decoding its ids (each looked up in the rank table) gives `s`. -/
-theorem decodeRanks_encodeRanksWith {ranks : RankTable} (h : RanksOk ranks)
+theorem decodeRanks_encodeRanksWith {ranks : Ranks} (h : RanksOk ranks)
     (preTokenize : Bytes → List Bytes) (hpart : ∀ data, (preTokenize data).flatten = data)
     (s : String) : (encodeRanksWith preTokenize ranks s).bind (decodeRanks ranks) = some s := by
   have hsome := encodeWith_eq_encodeRanksWith h preTokenize s
@@ -126,7 +126,7 @@ theorem decodeRanks_encodeRanksWith {ranks : RankTable} (h : RanksOk ranks)
     exact bytesToString?_stringBytes s
 
 /-- **tiktoken 0.14 round-trips**, with its by-length choice of merge loop. -/
-theorem decodeRanks_encodeRanksWithBySize {ranks : RankTable} (h : RanksOk ranks)
+theorem decodeRanks_encodeRanksWithBySize {ranks : Ranks} (h : RanksOk ranks)
     (preTokenize : Bytes → List Bytes) (hpart : ∀ data, (preTokenize data).flatten = data)
     (s : String) :
     (encodeRanksWithBySize preTokenize ranks s).bind (decodeRanks ranks) = some s := by
