@@ -219,6 +219,16 @@ def test_special_tokens_follow_tiktoken():
     assert tok.encode(text, allowed_special="all") == oracle.encode(text, allowed_special="all")
 
 
+def test_native_tokenizer_pickles():
+    import pickle
+
+    tok = Tokenizer.from_tiktoken("o200k_base", engine="native")
+    back = pickle.loads(pickle.dumps(tok))
+    text = "Grüße, 世界! can't 12345"
+    assert back.engine == "native" and back._native is not None
+    assert back.encode_ordinary(text) == tiktoken_encoding("o200k_base").encode_ordinary(text)
+
+
 # ---------------------------------------------------------------------------- default, fallback
 def test_native_is_the_default():
     assert Tokenizer.from_tiktoken("cl100k_base").engine == "native"

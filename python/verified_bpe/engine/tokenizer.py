@@ -444,6 +444,20 @@ class Tokenizer:
     def __repr__(self) -> str:
         return f"Tokenizer({self.name!r}, engine={self.engine!r})"
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle without the native table (a Rust object): it is rebuilt from the ranks."""
+        state = self.__dict__.copy()
+        state["_native"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        if self.engine == "native":
+            if native.available():
+                self._native = native.NativeMerger(self._ranks, self.pattern)
+            else:  # unpickled where the extension was not built: the fast engine, one warning
+                self.engine = native.default_engine()  # type: ignore[assignment]
+
     # ------------------------------------------------------------------ encoding
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode ignoring special tokens (their text is encoded as ordinary text); a ``text``
