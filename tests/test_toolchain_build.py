@@ -132,3 +132,30 @@ def test_lean_slots_bound_concurrent_checks(monkeypatch, tmp_path):
         events.append("first out")
     t.join(timeout=10)
     assert events == ["first out", "second in"]
+
+
+def test_lean_slot_waiters_take_turns(monkeypatch, tmp_path):
+    """A holder that lets go and asks again at once queues behind a process already waiting
+    (before the queue lock, it took the slot back before the waiter's next poll)."""
+    import threading
+    import time
+
+    from verified_bpe.toolchain import runner
+
+    monkeypatch.setenv("LEAN_SLOTS", "1")
+    monkeypatch.setattr(runner.tempfile, "gettempdir", lambda: str(tmp_path))
+    events: list[str] = []
+
+    def waiter() -> None:
+        with runner.lean_slot():
+            events.append("waiter in")
+            time.sleep(0.3)
+
+    t = threading.Thread(target=waiter)
+    with runner.lean_slot():
+        t.start()
+        time.sleep(0.5)  # the waiter is polling by now
+    with runner.lean_slot():
+        events.append("holder again")
+    t.join(timeout=10)
+    assert events == ["waiter in", "holder again"]
