@@ -135,10 +135,12 @@ def test_merge_algorithms_vs_brute_force(algorithm, piece):
 @pytest.mark.parametrize("algorithm", ["scan", "heap", "buckets", "auto"])
 @pytest.mark.parametrize("name", NAMES)
 @settings(max_examples=100)
-@given(piece=st.one_of(
-    st.binary(min_size=1, max_size=300),
-    st.text(min_size=1, max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")),
-))
+@given(
+    piece=st.one_of(
+        st.binary(min_size=1, max_size=300),
+        st.text(min_size=1, max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")),
+    )
+)
 def test_merge_algorithms_vs_tiktoken(name, algorithm, piece):
     expected = tiktoken_encoding(name)._encode_single_piece(piece)
     assert merger(name).bpe(piece, algorithm) == expected
@@ -186,9 +188,10 @@ def test_rank_outside_u32_is_a_typed_error():
         native.NativeMerger({b"a": 1 << 40}, "")
 
 
-def test_custom_pattern_splits_in_python_merges_natively():
-    """GPT-2's pattern on cl100k's ranks: the Python split, the native merge; ids equal to
-    tiktoken with the same pattern and ranks."""
+def test_custom_pattern_splits_by_fancy_regex_merges_natively():
+    """GPT-2's pattern on cl100k's ranks: split by fancy-regex in the crate, the native
+    merge; ids equal to tiktoken with the same pattern and ranks (more in
+    ``tests/test_native_fancy.py``)."""
     import tiktoken
 
     from verified_bpe.engine.patterns import GPT2_PATTERN
@@ -196,6 +199,7 @@ def test_custom_pattern_splits_in_python_merges_natively():
     ranks = load_ranks("cl100k_base")
     tok = Tokenizer.from_ranks(ranks, GPT2_PATTERN, engine="native")
     assert tok._native is not None and tok._native.pre_tokenizer is None
+    assert tok._native.regex_split
     oracle = tiktoken.Encoding(
         name="gpt2ish", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens={}
     )

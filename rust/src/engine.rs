@@ -61,10 +61,21 @@ pub fn text_blocks(data: &[u8], size: usize) -> impl Iterator<Item = &[u8]> {
     })
 }
 
-/// A rank table with an optional native pre-tokenizer.
+/// A rank table with an optional native pre-tokenizer and an optional custom pattern
+/// (compiled by `fancy-regex`, tiktoken's own regex engine).
 pub struct Engine {
     pub ranks: RankMap,
     pub pre_tokenizer: Option<PreTokenizer>,
+    pub regex: Option<fancy_regex::Regex>,
+}
+
+/// Why [`Engine::encode_ordinary_regex`] gave no ids.
+#[derive(Debug)]
+pub enum RegexEncodeError {
+    /// A part without a rank (as for the native pre-tokenizers).
+    Missing(MissingRank),
+    /// The regex engine gave up (its backtrack limit); the caller splits another way.
+    Regex(fancy_regex::Error),
 }
 
 impl Engine {
@@ -84,6 +95,23 @@ impl Engine {
             if let Some(e) = failed {
                 return Err(e);
             }
+        }
+        Ok(out)
+    }
+
+    /// The ids of `text` split by the custom pattern `regex` (the whole matches, in order, as
+    /// tiktoken's `find_iter`), each merged as by [`Engine::encode_ordinary`].
+    pub fn encode_ordinary_regex(
+        &self,
+        regex: &fancy_regex::Regex,
+        text: &str,
+    ) -> Result<Vec<u32>, RegexEncodeError> {
+        let mut out = Vec::with_capacity(text.len() / 4 + 1);
+        let mut memo = PieceMemo::default();
+        for found in regex.find_iter(text) {
+            let found = found.map_err(RegexEncodeError::Regex)?;
+            memo.encode(&self.ranks, found.as_str().as_bytes(), &mut out)
+                .map_err(RegexEncodeError::Missing)?;
         }
         Ok(out)
     }

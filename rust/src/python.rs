@@ -1,13 +1,13 @@
 //! The Python bindings: `verified_bpe._native` (used through `verified_bpe.engine.native`).
 
-use pyo3::exceptions::{PyKeyError, PyValueError};
+use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use crate::engine::{Engine, PreTokenizer};
+use crate::engine::{Engine, PreTokenizer, RegexEncodeError};
 use crate::ranks::{bpe_buckets, bpe_heap, bpe_scan, MissingRank, RankMap};
 use crate::unicode::{cl100k, o200k, tables};
 
@@ -27,6 +27,31 @@ impl<'py> IntoPyObject<'py> for PyBytesOwned {
     }
 }
 
+fn regex_error(e: RegexEncodeError) -> PyErr {
+    match e {
+        RegexEncodeError::Missing(e) => missing(e),
+        RegexEncodeError::Regex(e) => PyRuntimeError::new_err(format!("fancy-regex: {e}")),
+    }
+}
+
+/// How a text is split: a native pre-tokenizer or a custom pattern.
+#[derive(Clone, Copy)]
+enum Split<'a> {
+    Pre(PreTokenizer),
+    Regex(&'a fancy_regex::Regex),
+}
+
+impl Split<'_> {
+    fn encode(self, engine: &Engine, text: &str) -> Result<Vec<u32>, RegexEncodeError> {
+        match self {
+            Split::Pre(pre) => {
+                engine.encode_ordinary(pre, text.as_bytes()).map_err(RegexEncodeError::Missing)
+            }
+            Split::Regex(regex) => engine.encode_ordinary_regex(regex, text),
+        }
+    }
+}
+
 fn pre_tokenizer(name: &str) -> PyResult<PreTokenizer> {
     PreTokenizer::by_name(name).ok_or_else(|| {
         PyValueError::new_err(format!(
@@ -36,7 +61,9 @@ fn pre_tokenizer(name: &str) -> PyResult<PreTokenizer> {
 }
 
 /// A rank table (`dict[bytes, int]`) with the native pre-tokenizer of `pre_tokenizer`
-/// (`"cl100k_base"`, `"o200k_base"`) or none (custom patterns: split in Python, merge here).
+/// (`"cl100k_base"`, `"o200k_base"`), or a custom `pattern` compiled by `fancy-regex`
+/// (tiktoken's engine; the caller pins its classes and checks it), or neither (split in
+/// Python, merge here).
 #[pyclass(frozen, module = "verified_bpe._native")]
 struct NativeBpe {
     engine: Engine,
@@ -49,8 +76,12 @@ struct NativeBpe {
 #[pymethods]
 impl NativeBpe {
     #[new]
-    #[pyo3(signature = (ranks, pre_tokenizer=None))]
-    fn new(ranks: &Bound<'_, PyDict>, pre_tokenizer: Option<&str>) -> PyResult<Self> {
+    #[pyo3(signature = (ranks, pre_tokenizer=None, pattern=None))]
+    fn new(
+        ranks: &Bound<'_, PyDict>,
+        pre_tokenizer: Option<&str>,
+        pattern: Option<&str>,
+    ) -> PyResult<Self> {
         let mut map: RankMap = FxHashMap::with_capacity_and_hasher(ranks.len(), Default::default());
         for (key, value) in ranks.iter() {
             let bytes = key.cast::<PyBytes>()?.as_bytes().to_vec();
@@ -59,6 +90,13 @@ impl NativeBpe {
         }
         let pre = match pre_tokenizer {
             Some(name) => Some(self::pre_tokenizer(name)?),
+            None => None,
+        };
+        let regex = match pattern {
+            Some(p) => Some(
+                fancy_regex::Regex::new(p)
+                    .map_err(|e| PyValueError::new_err(format!("fancy-regex: {e}")))?,
+            ),
             None => None,
         };
         let max = map.values().copied().max().map_or(0, |m| m as usize + 1);
@@ -70,15 +108,14 @@ impl NativeBpe {
         } else {
             Vec::new()
         };
-        Ok(NativeBpe { engine: Engine { ranks: map, pre_tokenizer: pre }, ints })
+        Ok(NativeBpe { engine: Engine { ranks: map, pre_tokenizer: pre, regex }, ints })
     }
 
     /// The ids of `text` with the native pre-tokenizer, special tokens ignored (the GIL is
     /// released while encoding).
     fn encode_ordinary<'py>(&self, py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyList>> {
-        let pre = self.pre()?;
-        let ids =
-            py.detach(|| self.engine.encode_ordinary(pre, text.as_bytes())).map_err(missing)?;
+        let split = self.split()?;
+        let ids = py.detach(|| split.encode(&self.engine, text)).map_err(regex_error)?;
         self.id_list(py, &ids)
     }
 
@@ -90,12 +127,12 @@ impl NativeBpe {
         texts: Vec<String>,
         num_threads: usize,
     ) -> PyResult<Vec<Bound<'py, PyList>>> {
-        let pre = self.pre()?;
+        let split = self.split()?;
         let engine = &self.engine;
         py.detach(|| {
             let threads = num_threads.clamp(1, texts.len().max(1));
             let next = AtomicUsize::new(0);
-            let slots: Vec<Mutex<Option<Result<Vec<u32>, MissingRank>>>> =
+            let slots: Vec<Mutex<Option<Result<Vec<u32>, RegexEncodeError>>>> =
                 (0..texts.len()).map(|_| Mutex::new(None)).collect();
             std::thread::scope(|scope| {
                 for _ in 0..threads {
@@ -104,7 +141,7 @@ impl NativeBpe {
                         if k >= texts.len() {
                             break;
                         }
-                        let ids = engine.encode_ordinary(pre, texts[k].as_bytes());
+                        let ids = split.encode(engine, &texts[k]);
                         *slots[k].lock().unwrap_or_else(|p| p.into_inner()) = Some(ids);
                     });
                 }
@@ -117,7 +154,7 @@ impl NativeBpe {
                 })
                 .collect::<Result<Vec<_>, _>>()
         })
-        .map_err(missing)?
+        .map_err(regex_error)?
         .iter()
         .map(|ids| self.id_list(py, ids))
         .collect()
@@ -150,6 +187,18 @@ impl NativeBpe {
         Ok(out)
     }
 
+    /// The whole matches of the custom pattern in `text` (for the tests).
+    fn split_text(&self, text: &str) -> PyResult<Vec<String>> {
+        let Some(regex) = &self.engine.regex else {
+            return Err(PyValueError::new_err("this table has no custom pattern"));
+        };
+        regex
+            .find_iter(text)
+            .map(|m| m.map(|m| m.as_str().to_owned()))
+            .collect::<Result<_, _>>()
+            .map_err(|e| PyRuntimeError::new_err(format!("fancy-regex: {e}")))
+    }
+
     /// The number of entries of the rank table.
     fn __len__(&self) -> usize {
         self.engine.ranks.len()
@@ -165,10 +214,14 @@ impl NativeBpe {
         PyList::new(py, ids.iter().map(|&id| self.ints[id as usize].bind(py)))
     }
 
-    fn pre(&self) -> PyResult<PreTokenizer> {
-        self.engine
-            .pre_tokenizer
-            .ok_or_else(|| PyValueError::new_err("this table has no native pre-tokenizer"))
+    fn split(&self) -> PyResult<Split<'_>> {
+        match (self.engine.pre_tokenizer, &self.engine.regex) {
+            (Some(pre), _) => Ok(Split::Pre(pre)),
+            (None, Some(regex)) => Ok(Split::Regex(regex)),
+            (None, None) => {
+                Err(PyValueError::new_err("this table has no native pre-tokenizer or pattern"))
+            }
+        }
     }
 }
 

@@ -162,18 +162,30 @@ pub fn bpe_heap(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<(),
 /// rank, the rest of the bucket is put back and the lower rank is opened first.  Hence pairs
 /// are merged in exactly the heap's (rank, start) order, with a heap operation per distinct
 /// rank instead of per pair, and sweeps through the piece in order.
+///
+/// Two savings that do not change the merges: the id of each symbol is kept at its start
+/// (`tok`: a merged symbol's id is the rank it was merged at, a single byte's is looked up
+/// once per byte value), so the parts are not looked up again at the end; and the vectors of
+/// closed buckets are reused for new buckets instead of being freed and allocated again.
 pub fn bpe_buckets(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<(), MissingRank> {
     let n = piece.len();
     assert!(n < u32::MAX as usize, "piece of 4 GiB or more");
     let absorbed = n as u32; // nxt of an absorbed start: the sentinel nxt[n] = n + 1
     let mut nxt: Vec<u32> = (1..=n as u32 + 1).collect();
     let mut prv: Vec<u32> = (0..n as u32).map(|s| s.wrapping_sub(1)).collect();
+    let mut byte_rank = [None::<u32>; 256];
+    let mut tok: Vec<u32> = piece
+        .iter()
+        .map(|&b| *byte_rank[b as usize].get_or_insert_with(|| rank_of(ranks, &[b])))
+        .collect();
     let pack = |start: u32, end: u32| (u64::from(start) << 32) | u64::from(end);
     let mut buckets: FxHashMap<u32, Vec<u64>> = FxHashMap::default();
     let mut queue: BinaryHeap<Reverse<u32>> = BinaryHeap::new();
+    let mut pool: Vec<Vec<u64>> = Vec::new();
     // a pair into the bucket of its rank; true if the bucket is new
     let add = |buckets: &mut FxHashMap<u32, Vec<u64>>,
                queue: &mut BinaryHeap<Reverse<u32>>,
+               pool: &mut Vec<Vec<u64>>,
                rank: u32,
                key: u64|
      -> bool {
@@ -183,7 +195,9 @@ pub fn bpe_buckets(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<
                 false
             }
             None => {
-                buckets.insert(rank, vec![key]);
+                let mut bucket = pool.pop().unwrap_or_default();
+                bucket.push(key);
+                buckets.insert(rank, bucket);
                 queue.push(Reverse(rank));
                 true
             }
@@ -192,7 +206,7 @@ pub fn bpe_buckets(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<
     for s in 0..n.saturating_sub(1) {
         let rank = rank_of(ranks, &piece[s..s + 2]);
         if rank != NONE {
-            add(&mut buckets, &mut queue, rank, pack(s as u32, s as u32 + 2));
+            add(&mut buckets, &mut queue, &mut pool, rank, pack(s as u32, s as u32 + 2));
         }
     }
     while let Some(Reverse(rank)) = queue.pop() {
@@ -207,18 +221,23 @@ pub fn bpe_buckets(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<
             }
             nxt[start as usize] = end;
             nxt[mid as usize] = absorbed;
+            tok[start as usize] = rank;
             if (end as usize) < n {
                 prv[end as usize] = start;
                 let right = nxt[end as usize];
                 let new_rank = rank_of(ranks, &piece[start as usize..right as usize]);
-                if new_rank != NONE && add(&mut buckets, &mut queue, new_rank, pack(start, right)) {
+                if new_rank != NONE
+                    && add(&mut buckets, &mut queue, &mut pool, new_rank, pack(start, right))
+                {
                     lower |= new_rank < rank;
                 }
             }
             let left = prv[start as usize];
             if left != u32::MAX {
                 let new_rank = rank_of(ranks, &piece[left as usize..end as usize]);
-                if new_rank != NONE && add(&mut buckets, &mut queue, new_rank, pack(left, end)) {
+                if new_rank != NONE
+                    && add(&mut buckets, &mut queue, &mut pool, new_rank, pack(left, end))
+                {
                     lower |= new_rank < rank;
                 }
             }
@@ -228,7 +247,9 @@ pub fn bpe_buckets(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<
                     match buckets.get_mut(&rank) {
                         Some(bucket) => bucket.extend_from_slice(rest),
                         None => {
-                            buckets.insert(rank, rest.to_vec());
+                            let mut bucket = pool.pop().unwrap_or_default();
+                            bucket.extend_from_slice(rest);
+                            buckets.insert(rank, bucket);
                             queue.push(Reverse(rank));
                         }
                     }
@@ -236,11 +257,16 @@ pub fn bpe_buckets(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<
                 break;
             }
         }
+        entries.clear();
+        pool.push(entries);
     }
     let mut s = 0usize;
     while s < n {
         let e = nxt[s] as usize;
-        push_part(ranks, piece, s, e, out)?;
+        if tok[s] == NONE {
+            return Err(MissingRank { part: piece[s..e].to_vec(), piece: piece.to_vec() });
+        }
+        out.push(tok[s]);
         s = e;
     }
     Ok(())

@@ -3,8 +3,9 @@
 * ``engine="native"`` (the default when the extension was built, see
   :mod:`verified_bpe.engine.native`): the Rust crate in ``rust/``, which runs the Lean
   pre-tokenizer machines of cl100k_base and o200k_base and tiktoken's rank BPE; other patterns
-  are split in Python (as the fast engine does) and merged natively.  Special tokens are
-  handled here, as for the other engines.
+  are split by fancy-regex in the crate when the pattern allows it, else in Python (as the
+  fast engine does), and merged natively.  Special tokens are handled here, as for the other
+  engines.
 * ``engine="spec"``: the literal mirror of the Lean spec.  Merges are recovered from the
   ranks (:func:`~verified_bpe.spec.seed.decompose.recover_merges`), bytes are shuffled into
   single-byte token ids (:func:`~verified_bpe.spec.seed.shuffle.byte_shuffle_from_ranks`), the
@@ -472,10 +473,11 @@ class Tokenizer:
     def encode_ordinary_batch(self, texts: Sequence[str], num_threads: int = 8) -> list[list[int]]:
         """:meth:`encode_ordinary` on each text; the native engine runs them on
         ``num_threads`` threads without the GIL (when it splits the pattern itself)."""
-        if self._native is not None and self._native.pre_tokenizer is not None:
-            return self._native.encode_ordinary_batch(
-                [_fix_surrogates(validate.text(t, "text")) for t in texts], num_threads
-            )
+        if self._native is not None and self._native.splits:
+            fixed = [_fix_surrogates(validate.text(t, "text")) for t in texts]
+            batch = self._native.encode_ordinary_batch(fixed, num_threads)
+            if batch is not None:
+                return batch
         return [self.encode_ordinary(t) for t in texts]
 
     def encode(
@@ -530,11 +532,15 @@ class Tokenizer:
         return out
 
     def _encode_ordinary_native(self, text: str) -> list[int]:
-        """The native engine: its own pre-tokenizer for cl100k/o200k; otherwise the fast
-        engine's split (block by block when the pattern allows) and the native merge."""
+        """The native engine: its own pre-tokenizer for cl100k/o200k, fancy-regex for the
+        patterns :func:`~verified_bpe.engine.native.fancy_pattern` accepts; otherwise (or when
+        fancy-regex gives up) the fast engine's split (block by block when the pattern
+        allows) and the native merge."""
         assert self._native is not None
-        if self._native.pre_tokenizer is not None:
-            return self._native.encode_ordinary(text)
+        if self._native.splits:
+            ids = self._native.encode_ordinary(text)
+            if ids is not None:
+                return ids
         if not self._blocks or len(text) <= BLOCK_CHARS:
             return self._native.encode_pieces(self._split(text))
         out: list[int] = []

@@ -1,0 +1,104 @@
+//! The native engine's entry points on arbitrary input, with cl100k_base's and o200k_base's
+//! rank tables (read from `$VBPE_FUZZ_VOCAB`, written by the command in docs/fuzzing.md):
+//!
+//! * the pre-tokenizer's chunks partition the input (consecutive, non-empty, covering it),
+//!   on any bytes, invalid UTF-8 included (Lean: `flatten_preTokenizeCl100k` and friends);
+//! * `Engine::encode_ordinary` never panics and its ids decode back to the input bytes;
+//! * the three merge algorithms (`bpe_scan`, `bpe_heap`, `bpe_buckets`) give the same ids
+//!   on the input as one piece;
+//! * on valid UTF-8, the fancy-regex split of GPT-2's pattern partitions the text too, and
+//!   `Engine::encode_ordinary_regex` round-trips.
+//!
+//! The first input byte picks the encoding; the rest is the text.
+#![no_main]
+#![forbid(unsafe_code)]
+
+use libfuzzer_sys::fuzz_target;
+use std::sync::OnceLock;
+use _native::engine::{Engine, PreTokenizer};
+use _native::ranks::{bpe_buckets, bpe_heap, bpe_scan, RankMap};
+
+const GPT2: &str =
+    r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+";
+
+struct Table {
+    engine: Engine,
+    decoder: Vec<Vec<u8>>,
+}
+
+fn hex_bytes(hex: &str) -> Vec<u8> {
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
+        .collect()
+}
+
+/// `$VBPE_FUZZ_VOCAB/<name>.hex`: one `<hex bytes> <rank>` line per token.
+fn load(name: &str, pre: PreTokenizer) -> Table {
+    let dir = std::env::var("VBPE_FUZZ_VOCAB").expect("set VBPE_FUZZ_VOCAB (docs/fuzzing.md)");
+    let text = std::fs::read_to_string(format!("{dir}/{name}.hex")).expect("vocabulary file");
+    let mut ranks = RankMap::default();
+    let mut decoder = Vec::new();
+    for line in text.lines() {
+        let (hex, rank) = line.split_once(' ').expect("line");
+        let (bytes, rank) = (hex_bytes(hex), rank.parse::<u32>().expect("rank"));
+        if decoder.len() <= rank as usize {
+            decoder.resize(rank as usize + 1, Vec::new());
+        }
+        decoder[rank as usize] = bytes.clone();
+        ranks.insert(bytes, rank);
+    }
+    let regex = fancy_regex::Regex::new(GPT2).ok();
+    Table { engine: Engine { ranks, pre_tokenizer: Some(pre), regex }, decoder }
+}
+
+fn tables() -> &'static [Table; 2] {
+    static TABLES: OnceLock<[Table; 2]> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        [load("cl100k_base", PreTokenizer::Cl100k), load("o200k_base", PreTokenizer::O200k)]
+    })
+}
+
+fn decode(table: &Table, ids: &[u32]) -> Vec<u8> {
+    ids.iter().flat_map(|&id| table.decoder[id as usize].iter().copied()).collect()
+}
+
+fuzz_target!(|input: &[u8]| {
+    let Some((&pick, data)) = input.split_first() else { return };
+    let table = &tables()[usize::from(pick & 1)];
+    let pre = table.engine.pre_tokenizer.expect("pre-tokenizer");
+
+    let mut next = 0;
+    pre.split(data, |range| {
+        assert_eq!(range.start, next, "chunks are consecutive");
+        assert!(range.end > range.start, "chunks are non-empty");
+        next = range.end;
+    });
+    assert_eq!(next, data.len(), "chunks cover the input");
+
+    let ids = table.engine.encode_ordinary(pre, data).expect("every byte has a rank");
+    assert_eq!(decode(table, &ids), data, "encode then decode is the identity");
+
+    if data.len() <= 4096 {
+        let ranks = &table.engine.ranks;
+        let (mut scan, mut heap, mut buckets) = (Vec::new(), Vec::new(), Vec::new());
+        bpe_scan(ranks, data, &mut scan).expect("scan");
+        bpe_heap(ranks, data, &mut heap).expect("heap");
+        bpe_buckets(ranks, data, &mut buckets).expect("buckets");
+        assert_eq!(scan, heap, "scan and heap merge alike");
+        assert_eq!(scan, buckets, "scan and buckets merge alike");
+        assert_eq!(decode(table, &scan), data);
+    }
+
+    if let (Ok(text), Some(regex)) = (std::str::from_utf8(data), &table.engine.regex) {
+        let mut next = 0;
+        for found in regex.find_iter(text) {
+            let found = found.expect("GPT-2's pattern stays within the backtrack limit");
+            assert_eq!(found.start(), next, "matches are consecutive");
+            next = found.end();
+        }
+        assert_eq!(next, text.len(), "GPT-2's pattern matches every character");
+        let ids = table.engine.encode_ordinary_regex(regex, text).expect("regex encode");
+        assert_eq!(decode(table, &ids), data);
+    }
+});
