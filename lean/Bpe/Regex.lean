@@ -6,6 +6,7 @@ public import Bpe.Regex.Print
 public import Bpe.Regex.Patterns
 public import Bpe.Regex.Ascii
 public import Bpe.Regex.Fuel
+public import Bpe.Regex.Lemmas
 
 /-!
 # Regex semantics of the pre-tokenization patterns (issue 22, step 1)
@@ -23,12 +24,13 @@ public import Bpe.Regex.Fuel
 * `Bpe.Regex.Ascii`: the ASCII instance of the classes.
 * `Bpe.Regex.Fuel`: the counters that make the loops structural suffice: more changes
   nothing (`star_succ`, `findLoop_succ`, `findLoop_eq_findIter`).
+* `Bpe.Regex.Lemmas`: generic equations of the matcher (any `Classes`): repetitions of a
+  one-code-point body through `runLen` and `greedy`, `(?!…)` after a greedy run.
 
 What this layer proves: the counters of the two loops suffice (`Bpe.Regex.Fuel`), so
-`findIter` is the unbounded `find_iter`. That the semantics is the engine's is tested, not
-proved: the Python mirror (`verified_bpe.spec.regex`) is differential-tested against the
+`findIter` is the unbounded `find_iter`. That the semantics is the
+engine's is tested, not proved: the Python mirror (`verified_bpe.spec.regex`) is differential-tested against the
 `regex` module on 10^5 random patterns of the fragment (`tests/test_spec_regex.py`, which lists
 the intended differences), and `BpeTest.RegexExamples` evaluates cases in the kernel. The
-theorems that the pre-tokenizers equal `findIter` of these patterns are the next steps of
-issue 22.
+same theorem for cl100k_base and o200k_base is the next step of issue 22.
 -/
