@@ -129,13 +129,25 @@ theorem step_greedy_some (p : Nat → Bool) (s : List Nat) :
   | nil => rfl
   | cons x t => cases h : p x <;> simp [h, greedy_some]
 
+/-- The continuation `(?!c)` then `some`, for a one-code-point class `c` read as `q`: succeeds,
+consuming nothing, unless the next code point satisfies `q`. -/
+def notAheadK (q : Nat → Bool) : Cont := fun s' =>
+  match step q some s' with
+  | some _ => none
+  | none => some s'
+
+@[simp] theorem notAheadK_nil (q : Nat → Bool) : notAheadK q [] = some [] := rfl
+
+@[simp] theorem notAheadK_cons (q : Nat → Bool) (x : Nat) (t : List Nat) :
+    notAheadK q (x :: t) = if q x then none else some (x :: t) := by
+  simp only [notAheadK, step_cons]
+  cases q x <;> rfl
+
 /-- `greedy p` before `(?!c)`, where `c` holds exactly off `p` (`\s+(?!\S)` after its first
 `\s`): the whole run if it reaches the end of the input, else the run minus its last code point
 (nothing when the run is empty and the input is not). -/
 theorem greedy_notAhead (p q : Nat → Bool) (hq : ∀ x, q x = !p x) :
-    ∀ t : List Nat, greedy p (fun s' => match step q some s' with
-        | some _ => none
-        | none => some s') t =
+    ∀ t : List Nat, greedy p (notAheadK q) t =
       if runLen p t = t.length then some []
       else if runLen p t = 0 then none else some (t.drop (runLen p t - 1)) := by
   intro t
