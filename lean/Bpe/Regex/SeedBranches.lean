@@ -23,8 +23,6 @@ namespace Bpe.Regex
 
 open Bpe
 
-theorem min_one_add_one (n : Nat) : min 1 (n + 1) = 1 := by omega
-
 /-- `'(?i:[sdmt]|ll|ve|re)` with its literals as code points. -/
 theorem contractionsCl100k_eq : contractionsCl100k =
     .seq (.char 39) (.caseless (.alt (.cls (.set false [.char 115, .char 100, .char 109, .char 116]))
@@ -40,7 +38,7 @@ theorem matchRe_contractionsCl100k (d : Bytes) (hd : ∀ b ∈ d, isAscii b = tr
   | [q], _ =>
     rw [show matchContraction [q] = 0 from rfl]
     simp only [contractionsCl100k_eq, List.map_cons, List.map_nil, matchRe_seq, matchRe_char,
-      matchRe_caseless, matchRe_alt, matchRe_cls, step_cons, step_nil, matchContraction]
+      matchRe_caseless, matchRe_alt, matchRe_cls, step_cons, step_nil]
     simp
   | q :: c :: rest, hd =>
     have hc : c.toNat < 128 := toNat_lt_of_isAscii (hd c (by simp))
@@ -88,7 +86,7 @@ theorem matchRe_word (d : Bytes) (hd : ∀ b ∈ d, isAscii b = true) :
       · simp [hL]
       · by_cases h : runLen asciiLetter (bs.map UInt8.toNat) = 0
         · simp [h]
-        · simp [h, min_one_add_one]
+        · simp [h]
     · have hW := asciiWordLead_of_asciiLetter hL
       simp [hL, hW]
 
@@ -151,7 +149,7 @@ theorem greedy_asciiSpace_newline (d : Bytes) :
   | nil => rfl
   | cons b bs ih =>
     simp only [matchNewlineWs] at ih ⊢
-    simp only [List.map_cons, greedy_cons, runLength, isSpace_eq, isNewline_eq, step_cons]
+    simp only [List.map_cons, greedy_cons, runLength, isSpace_eq, step_cons]
     cases hS : asciiSpace b.toNat
     · have hN : asciiNewline b.toNat = false := by
         cases h : asciiNewline b.toNat
@@ -187,7 +185,7 @@ theorem matchRe_trailingWs (d : Bytes) :
   | nil => rfl
   | cons b bs =>
     simp only [List.map_cons, step_cons, matchTrailingWs, runLength, isSpace_eq,
-      runLength_isSpace, runLen_cons]
+      runLength_isSpace]
     cases hS : asciiSpace b.toNat
     · simp
     · rw [greedy_notAhead asciiSpace asciiNotSpace asciiNotSpace_eq]
