@@ -37,8 +37,9 @@ public import Bpe.Regex.SeedAscii
 What this layer proves: the counters of the two loops suffice (`Bpe.Regex.Fuel`), so
 `findIter` is the unbounded `find_iter`; and the seed's ASCII pre-tokenizer is `findIter` of the
 seed's pattern on every ASCII input (`Bpe.Regex.SeedAscii`). That the semantics is the
-engine's is tested, not proved: the Python mirror (`verified_bpe.spec.regex`) is differential-tested against the
-`regex` module on 10^5 random patterns of the fragment (`tests/test_spec_regex.py`, which lists
-the intended differences), and `BpeTest.RegexExamples` evaluates cases in the kernel. The
-same theorem for cl100k_base and o200k_base is the next step of issue 22.
+engine's is tested, not proved: the Python mirror (`verified_bpe.spec.regex`) is
+differential-tested against the `regex` module on 10^5 random patterns of the fragment
+(`tests/test_spec_regex.py`, which lists the intended differences), and
+`BpeTest.RegexExamples` evaluates cases in the kernel. The same theorem for cl100k_base and
+o200k_base is the next step of issue 22.
 -/
