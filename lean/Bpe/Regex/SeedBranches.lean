@@ -25,9 +25,10 @@ open Bpe
 
 /-- `'(?i:[sdmt]|ll|ve|re)` with its literals as code points. -/
 theorem contractionsCl100k_eq : contractionsCl100k =
-    .seq (.char 39) (.caseless (.alt (.cls (.set false [.char 115, .char 100, .char 109, .char 116]))
-      (.alt (.seq (.char 108) (.char 108)) (.alt (.seq (.char 118) (.char 101))
-        (.seq (.char 114) (.char 101)))))) := rfl
+    .seq (.char 39) (.caseless
+      (.alt (.cls (.set false [.char 115, .char 100, .char 109, .char 116]))
+        (.alt (.seq (.char 108) (.char 108)) (.alt (.seq (.char 118) (.char 101))
+          (.seq (.char 114) (.char 101)))))) := rfl
 
 theorem matchRe_contractionsCl100k (d : Bytes) (hd : ∀ b ∈ d, isAscii b = true) :
     matchRe asciiClasses contractionsCl100k false (d.map UInt8.toNat) some =
@@ -110,9 +111,9 @@ theorem punctTail_eq (d : Bytes) (hd : ∀ b ∈ d, isAscii b = true) :
   simp only [punctTail, runLength_isPunct d hd, runLength_isNewline, List.map_drop]
   by_cases h : runLen asciiPunct (d.map UInt8.toNat) = 0
   · simp [h]
-  · have h' : runLen asciiPunct (d.map UInt8.toNat) +
-        runLen asciiNewline ((d.map UInt8.toNat).drop (runLen asciiPunct (d.map UInt8.toNat))) ≠ 0 :=
-      by omega
+  · have h' : runLen asciiPunct (d.map UInt8.toNat) + runLen asciiNewline
+        ((d.map UInt8.toNat).drop (runLen asciiPunct (d.map UInt8.toNat))) ≠ 0 := by
+      omega
     simp only [h, h', if_false, beq_iff_eq, List.drop_drop]
 
 theorem matchRe_punct (d : Bytes) (hd : ∀ b ∈ d, isAscii b = true) :
