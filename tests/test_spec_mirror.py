@@ -34,6 +34,10 @@ NOT_MIRRORED = {
     "Ranks/Slice": "checked tables: a theorem about given tables",
     "Ranks/Fast": "the fast checker: its Python side is spec.ranks.check with a tree lookup",
     "Regex/Fuel": "lemmas only (the loops' counters suffice)",
+    "Regex/Lemmas": "lemmas only (runLen, greedy, notAheadK are proof devices)",
+    "Regex/SeedClasses": "lemmas only (the seed's byte predicates as the ASCII classes)",
+    "Regex/SeedBranches": "lemmas only (each branch of the seed's pattern)",
+    "Regex/SeedAscii": "the proof that preTokenizeAscii is findIter (chain is a proof device)",
 }
 ALIASES = {
     "WellFormed": "check_well_formed",

@@ -6,6 +6,10 @@ public import Bpe.Regex.Print
 public import Bpe.Regex.Patterns
 public import Bpe.Regex.Ascii
 public import Bpe.Regex.Fuel
+public import Bpe.Regex.Lemmas
+public import Bpe.Regex.SeedClasses
+public import Bpe.Regex.SeedBranches
+public import Bpe.Regex.SeedAscii
 
 /-!
 # Regex semantics of the pre-tokenization patterns (issue 22, step 1)
@@ -23,12 +27,19 @@ public import Bpe.Regex.Fuel
 * `Bpe.Regex.Ascii`: the ASCII instance of the classes.
 * `Bpe.Regex.Fuel`: the counters that make the loops structural suffice: more changes
   nothing (`star_succ`, `findLoop_succ`, `findLoop_eq_findIter`).
+* `Bpe.Regex.Lemmas`: generic equations of the matcher (any `Classes`): repetitions of a
+  one-code-point body through `runLen` and `greedy`, `(?!…)` after a greedy run.
+* `Bpe.Regex.SeedClasses`: the seed's byte predicates are the ASCII classes of its pattern.
+* `Bpe.Regex.SeedBranches`: each alternative of `seedPattern` is the machine's branch.
+* `Bpe.Regex.SeedAscii`: `preTokenizeAscii_eq_findIter` (issue 22, step 2), and the 1-unit
+  fallback never fires on ASCII input (`exists_branch_ne_zero`).
 
 What this layer proves: the counters of the two loops suffice (`Bpe.Regex.Fuel`), so
-`findIter` is the unbounded `find_iter`. That the semantics is the engine's is tested, not
-proved: the Python mirror (`verified_bpe.spec.regex`) is differential-tested against the
-`regex` module on 10^5 random patterns of the fragment (`tests/test_spec_regex.py`, which lists
-the intended differences), and `BpeTest.RegexExamples` evaluates cases in the kernel. The
-theorems that the pre-tokenizers equal `findIter` of these patterns are the next steps of
-issue 22.
+`findIter` is the unbounded `find_iter`; and the seed's ASCII pre-tokenizer is `findIter` of the
+seed's pattern on every ASCII input (`Bpe.Regex.SeedAscii`). That the semantics is the
+engine's is tested, not proved: the Python mirror (`verified_bpe.spec.regex`) is
+differential-tested against the `regex` module on 10^5 random patterns of the fragment
+(`tests/test_spec_regex.py`, which lists the intended differences), and
+`BpeTest.RegexExamples` evaluates cases in the kernel. The same theorem for cl100k_base and
+o200k_base is the next step of issue 22.
 -/
