@@ -87,6 +87,16 @@ UNICODE_SNIPPETS = (
     " Émile",
 )
 
+# A few mixed texts (prose, code, CJK, many scripts and emoji, contractions) that several
+# differential tests encode first.
+MIXED_TEXTS = (
+    "Hello, world! It's 2024; the quick brown fox jumps over 13 lazy dogs.\n\n",
+    "def f(x):\n        return x ** 2  # square\n\t\r\n" + " " * 30 + "end",
+    "中文字符和日本語のテキスト、한국어 문장도 있습니다。",
+    "naïve café Ωμέγα Привет עברית مرحبا हिन्दी 😀👍🏽 e\u0301",
+    "I'm you'll WE'VE they'd SHE'S   \n",
+)
+
 _TALLY: Counter[str] = Counter()
 
 

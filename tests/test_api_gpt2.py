@@ -18,6 +18,7 @@ import tiktoken_ext.openai_public as openai_public  # noqa: E402
 from tiktoken.load import read_file_cached  # noqa: E402
 
 import verified_bpe  # noqa: E402
+from conftest import MIXED_TEXTS  # noqa: E402
 from verified_bpe.api import registry  # noqa: E402
 from verified_bpe.engine import vocab  # noqa: E402
 from verified_bpe.errors import VocabularyNotFoundError  # noqa: E402
@@ -25,13 +26,7 @@ from verified_bpe.verify import testdata  # noqa: E402
 
 FOUR = ("gpt2", "r50k_base", "p50k_base", "p50k_edit")
 
-TEXTS = [
-    "Hello, world! It's 2024; the quick brown fox jumps over 13 lazy dogs.\n\n",
-    "def f(x):\n        return x ** 2  # square\n\t\r\n" + " " * 30 + "end",
-    "中文字符和日本語のテキスト、한국어 문장도 있습니다。",
-    "naïve café Ωμέγα Привет עברית مرحبا हिन्दी 😀👍🏽 e\u0301",
-    "I'm you'll WE'VE they'd SHE'S   \n",
-]
+TEXTS = list(MIXED_TEXTS)
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import MIXED_TEXTS
 from verified_bpe.engine import native
 
 if not native.available():  # pragma: no cover - an install without cargo
@@ -48,11 +49,7 @@ ALPHABET = (
     "éüßΩПж日本한\u0301\u0663\u00b2ſ\u212a\U0001f600\U0001d400\U00020000" + DIFFERING
 )
 TEXTS = [
-    "Hello, world! It's 2024; the quick brown fox jumps over 13 lazy dogs.\n\n",
-    "def f(x):\n        return x ** 2  # square\n\t\r\n" + " " * 30 + "end",
-    "中文字符和日本語のテキスト、한국어 문장도 있습니다。",
-    "naïve café Ωμέγα Привет עברית مرحبا हिन्दी 😀👍🏽 e\u0301",
-    "I'm you'll WE'VE they'd SHE'S   \n",
+    *MIXED_TEXTS,
     "x" * 300 + " " * 300 + "\n",
     DIFFERING + " a" + DIFFERING,
 ]
