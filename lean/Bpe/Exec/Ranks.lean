@@ -421,4 +421,28 @@ def runRanks (ranksPath textsPath outPath tablesPath : String) : IO String := do
       [toks.size, m.size, o.texts, o.tokens, t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4]
     return line.1
 
+/-- Time condition C alone on the rank file `ranksPath`: parse it, sort the keys (`keysOf`,
+checked by `sortedToks`), then run the passes of `checkRanksX` (all but its final comparison of
+two numbers, the merge count, since the merges are not recovered here). Returns a summary line
+(`long`: the tokens of two bytes or more, as many as the merges a passing table records). -/
+def timeCheckRanks (ranksPath : String) : IO String := do
+  let t0 ← IO.monoMsNow
+  let rb ← IO.FS.readBinFile ranksPath
+  match parseRanks rb with
+  | .error e => throw (IO.userError e)
+  | .ok toks =>
+    let t1 ← IO.monoMsNow
+    let s := keysOf toks
+    if !sortedToks s then throw (IO.userError "a token is listed twice")
+    let t2 ← IO.monoMsNow
+    if !(ranksIncFrom toks toks.size 0 && nonEmptyFrom toks toks.size 0 &&
+        byteRanksFrom s 256 0) then
+      throw (IO.userError "the table fails condition C")
+    let n := countLongFrom toks toks.size 0 0
+    if n == 0 then throw (IO.userError "no token of two bytes or more")
+    let t3 ← IO.monoMsNow
+    let line := pushIds "ranks long parse_ms sort_ms check_ms: " 0
+      [toks.size, n, t1 - t0, t2 - t1, t3 - t2]
+    return line.1
+
 end Bpe.Exec

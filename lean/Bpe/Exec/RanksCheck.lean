@@ -79,8 +79,7 @@ theorem ne_nil_of_nonEmptyFrom (toks : Array TokEntry) : ∀ (fuel i : Nat),
       by_cases hji : j = i
       · subst hji
         intro hnil
-        rw [hnil] at h
-        simp [isNil] at h
+        simp [isNil, hnil] at h
       · exact ne_nil_of_nonEmptyFrom toks fuel (i + 1) h.2 (by omega) j hj (by omega)
     next hi => omega
 
@@ -97,10 +96,15 @@ theorem countLongFrom_eq (toks : Array TokEntry) : ∀ (fuel i acc : Nat), toks.
     simp only [countLongFrom]
     split
     next hi =>
-      rw [countLongFrom_eq toks fuel (i + 1) _ (by omega),
-        List.drop_eq_getElem_cons (by simpa using hi), List.countP_cons]
+      have hd : toks.toList.drop i = toks.toList[i] :: toks.toList.drop (i + 1) :=
+        List.drop_eq_getElem_cons (by simpa using hi)
+      rw [countLongFrom_eq toks fuel (i + 1) _ (by omega), hd, List.countP_cons]
       simp only [Array.getElem_toList]
-      split <;> omega
+      by_cases hL : isLong toks[i].1 = true
+      · rw [if_pos hL, if_pos hL]
+        omega
+      · rw [if_neg hL, if_neg hL]
+        omega
     next hi =>
       simp [List.drop_eq_nil_of_le (by simp; omega : toks.toList.length ≤ i)]
 
@@ -125,10 +129,10 @@ theorem length_filterMap_le_countP {α β : Type} (f : α → Option β) (p : α
     cases hfa : f a with
     | none =>
       simp only [List.filterMap_cons, hfa, List.countP_cons]
-      omega
+      split <;> omega
     | some b =>
       have hp := hf a (by simp [hfa])
-      simp only [List.filterMap_cons, hfa, List.countP_cons, hp, List.length_cons]
+      simp only [List.filterMap_cons, hfa, List.countP_cons, if_pos hp, List.length_cons]
       omega
 
 /-- If `f` gives a value only where `p` holds, and gives as many values along `l` as `p` holds,
@@ -142,31 +146,29 @@ theorem isSome_of_length_filterMap {α β : Type} (f : α → Option β) (p : α
     cases hfx : f x with
     | none =>
       simp only [List.filterMap_cons, hfx, List.countP_cons] at h
-      have hpx : p x = false := by
-        cases hpx : p x
-        · rfl
-        · simp only [hpx] at h
-          omega
-      simp only [hpx] at h
-      rcases List.mem_cons.mp ha with rfl | ha
-      · rw [hpx] at hpa
-        exact absurd hpa (by simp)
-      · exact isSome_of_length_filterMap f p hf l (by omega) a ha hpa
+      by_cases hpx : p x = true
+      · rw [if_pos hpx] at h
+        omega
+      · rw [if_neg hpx] at h
+        rcases List.mem_cons.mp ha with rfl | ha
+        · exact absurd hpa hpx
+        · exact isSome_of_length_filterMap f p hf l (by omega) a ha hpa
     | some b =>
       have hp := hf x (by simp [hfx])
-      simp only [List.filterMap_cons, hfx, List.countP_cons, hp, List.length_cons] at h
+      simp only [List.filterMap_cons, hfx, List.countP_cons, if_pos hp, List.length_cons] at h
       rcases List.mem_cons.mp ha with rfl | ha
       · simp [hfx]
-      · exact isSome_of_length_filterMap f p hf l (by simp at h; omega) a ha hpa
+      · exact isSome_of_length_filterMap f p hf l (by omega) a ha hpa
 
 /-- `recoverOne` records nothing for a token of fewer than two bytes. -/
 theorem isLong_of_recoverOne (s : Array TokEntry) (e : TokEntry)
     (h : (recoverOne s e).isSome) : isLong e.1 = true := by
   obtain ⟨t, r⟩ := e
   rcases t with _ | ⟨x, _ | ⟨y, t⟩⟩
-  · exact absurd h (by simp [recoverOne, decomposeX, decomposeLoopX, lenBytes, singles])
-  · exact absurd h (by
-      simp [recoverOne, decomposeX, decomposeLoopX, bestPairX, lenBytes, singles])
+  · have h0 : recoverOne s ([], r) = none := rfl
+    simp [h0] at h
+  · have h1 : recoverOne s ([x], r) = none := rfl
+    simp [h1] at h
   · rfl
 
 /-- A merge recorded for a token means its decomposition has two parts. -/
@@ -196,15 +198,17 @@ theorem ranksOk_of_checkRanksX (toks : Array TokEntry) (hs : sortedToks (keysOf 
   obtain ⟨⟨⟨hinc, hne⟩, hbytes⟩, hcount⟩ := hc
   have hl := findTok_keysOf toks hs
   refine ⟨?_, nodup_ranks_of_ranksIncFrom toks hinc, ?_, ?_, ?_⟩
-  · exact ((sortBy_perm _ toks).map Prod.fst).nodup_iff.mp (nodup_keys_of_sortedToks _ hs)
+  · exact ((sortBy_perm (fun p q : TokEntry => bytesLt p.1 q.1) toks).map Prod.fst).nodup_iff.mp
+      (nodup_keys_of_sortedToks _ hs)
   · intro t r hmem
     obtain ⟨j, hj, hje⟩ := List.mem_iff_getElem.mp hmem
-    simp only [Array.length_toList, Array.getElem_toList] at hj hje
-    have := ne_nil_of_nonEmptyFrom toks toks.size 0 hne (by omega) j hj (by omega)
-    simpa [hje] using this
+    have hj' : j < toks.size := by simpa using hj
+    have hje' : toks[j] = (t, r) := by simpa using hje
+    have := ne_nil_of_nonEmptyFrom toks toks.size 0 hne (by omega) j hj' (by omega)
+    simpa [hje'] using this
   · intro b
     have hb := byteRankOk_of_byteRanksFrom _ 256 0 hbytes b.toNat (by omega) (by
-      have := b.toNat_lt
+      have hx : b.toNat < 256 := b.toNat_lt
       omega)
     have hof : UInt8.ofNat b.toNat = b := by simp
     simp only [byteRankOk, hof, hl] at hb

@@ -454,6 +454,32 @@ def run_lean_refusals(rank_files: Sequence[bytes], work: Path, runner=None,
     return runner.check(source, [builder.out_dir]).output
 
 
+CHECK_SUMMARY = re.compile(r"ranks long parse_ms sort_ms check_ms: (\d+) (\d+) (\d+) (\d+) (\d+)")
+
+
+def run_lean_time_check(rank_file: bytes, work: Path, runner=None) -> tuple[list[int], float]:
+    """Time condition C alone in the compiled route (``Bpe.Exec.timeCheckRanks``: parse, sort
+    the keys, the passes of ``checkRanksX``; no recovery, no encoding): the summary numbers
+    ``[ranks, long tokens, parse_ms, sort_ms, check_ms]`` and the Lean check's seconds."""
+    if runner is None:  # the module imports nothing of the project: no build needed
+        from ..toolchain.runner import LeanRunner
+
+        repo = Path(__file__).resolve().parents[3]
+        runner = LeanRunner(repo, repo / ".cache", log=lambda *_: None)
+    work = work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    ranks_path = work / "timecheck.tiktoken"
+    ranks_path.write_bytes(rank_file)
+    source = work / "ExecRanksTimeCheck.lean"
+    source.write_text(EXEC_CODE.read_text(encoding="utf-8") + "\n" + module_body(EXEC_RANKS)
+                      + f'\n#eval Bpe.Exec.timeCheckRanks "{ranks_path}"\n', encoding="utf-8")
+    result = runner.check(source, [])
+    m = CHECK_SUMMARY.search(result.output)
+    if not result.ok or m is None:
+        raise ExecCrossCheckError(f"Lean run failed:\n{result.output[-3000:]}")
+    return [int(g) for g in m.groups()], result.seconds
+
+
 def oracle(tables: Tables):  # -> tiktoken.Encoding
     """tiktoken on the same ranks with the encoding's split pattern."""
     import tiktoken
@@ -494,7 +520,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--python-split", action="store_true",
                     help="Python writes tiktoken's chunks (the input of bpe-encode) instead of "
                          "Lean pre-tokenizing the raw texts")
+    ap.add_argument("--time-check", action="store_true",
+                    help="time condition C alone on the rank file (parse, sort, check; no "
+                         "recovery, no encoding)")
     args = ap.parse_args(argv)
+    if args.time_check:
+        return main_time_check(args)
     tables = load_tables(args.encoding, args.ranks)
     texts = default_texts(args.stdlib, args.catalog, args.random)
     if args.from_ranks:
@@ -519,6 +550,16 @@ def main(argv: list[str] | None = None) -> int:
     for t, g, e in bad[:5]:
         print(f"  {t!r}: Lean {g} tiktoken {e}")
     return 1 if bad or ref_bad else 0
+
+
+def main_time_check(args: argparse.Namespace) -> int:
+    """``--time-check``: the cost of the run-time check of condition C in the compiled route."""
+    (n_ranks, n_long, parse_ms, sort_ms, check_ms), seconds = run_lean_time_check(
+        rank_file_bytes(args.encoding, args.ranks), args.out)
+    print(f"{args.encoding}: Lean read {n_ranks} ranks ({n_long} of two bytes or more); "
+          f"check {seconds:.1f} s; in the interpreter: parsing {parse_ms / 1000:.1f} s, sorting "
+          f"the keys {sort_ms / 1000:.1f} s, checking condition C {check_ms / 1000:.2f} s")
+    return 0
 
 
 def main_from_ranks(args: argparse.Namespace, tables: Tables, texts: Sequence[str]) -> int:
