@@ -2,7 +2,9 @@
 a `.tiktoken` file (base64 decoding, sorted key array with binary search, the merge recovery
 and byte shuffle of `Bpe.recoverMerges`/`Bpe.rankShuffle`), then encodes with the executable
 encoder. Lean's tables (written back) must equal the Python ones, its ids tiktoken's; a
-corrupted line must stop the run with its line number.
+corrupted line must stop the run with its line number, and a table that Python's checker
+(``check_ranks``) finds outside condition C must be refused by Lean's run-time check
+(``Bpe.Exec.checkRanksX``).
 
 The fast tests check the generated files against independent oracles (Python's base64 and the
 vocabulary loader); the `lean`-marked tests run the offline Lean on a slice (the full tables
@@ -13,6 +15,7 @@ docs/crosscheck.md, route 3).
 from __future__ import annotations
 
 import base64
+import re
 from pathlib import Path
 
 import pytest
@@ -59,8 +62,9 @@ def test_tables_file_is_parsed():
 
 def test_ranks_summary_line_is_parsed():
     m = ec.RANKS_SUMMARY.search(
-        "x\nranks merges texts tokens parse_ms sort_ms recover_ms encode_ms: 1 2 3 4 5 6 7 8\n")
-    assert m is not None and m.groups() == tuple(str(i) for i in range(1, 9))
+        "x\nranks merges texts tokens parse_ms sort_ms recover_ms check_ms encode_ms: "
+        "1 2 3 4 5 6 7 8 9\n")
+    assert m is not None and m.groups() == tuple(str(i) for i in range(1, 10))
 
 
 @pytest.mark.lean
@@ -81,11 +85,50 @@ def test_lean_builds_the_tables_from_the_rank_file(tally):
     tally("exec ranks crosscheck: Lean seconds", int(run.lean_seconds))
 
 
+def _entries(data: bytes) -> list[tuple[bytes, int]]:
+    """The entries of a rank file in file order, decoded by Python's base64."""
+    out = []
+    for line in data.decode("ascii").splitlines():
+        token, rank = line.split(" ")
+        out.append((base64.b64decode(token, validate=True), int(rank)))
+    return out
+
+
+def _refused_files() -> dict[str, bytes]:
+    """The 300-rank slice of ``cl100k_base`` and four ways to spoil it: a line that is not
+    base64, and three tables outside condition C (a byte without its token, two lines out of
+    rank order, a two-byte token missing that later tokens are made of)."""
+    lines = ec.rank_file_bytes("cl100k_base", 300).split(b"\n")[:-1]
+    join = lambda ls: b"".join(line + b"\n" for line in ls)  # noqa: E731
+    corrupted = list(lines)
+    corrupted[6] = b"not*base64 6"
+    swapped = list(lines)
+    swapped[-2], swapped[-1] = swapped[-1], swapped[-2]
+    return {
+        "good": join(lines),
+        "corrupted": join(corrupted),
+        "no_byte_255": join(line for line in lines if not line.endswith(b" 255")),
+        "swapped": join(swapped),
+        "no_rank_256": join(line for line in lines if not line.endswith(b" 256")),
+    }
+
+
+def test_refused_files_fail_condition_c_by_the_python_checker():
+    from verified_bpe.spec.ranks.check import check_ranks
+
+    files = _refused_files()
+    assert check_ranks(_entries(files["good"]))
+    for name in ("no_byte_255", "swapped", "no_rank_256"):
+        assert not check_ranks(_entries(files[name])), name
+
+
 @pytest.mark.lean
 @pytest.mark.slow
-def test_lean_names_the_bad_line_of_a_corrupted_rank_file():
-    lines = ec.rank_file_bytes("cl100k_base", 300).split(b"\n")
-    lines[6] = b"not*base64 6"
-    with pytest.raises(ec.ExecCrossCheckError, match=r"line 7: the token is not valid base64"):
-        ec.run_lean_ranks("cl100k_base", b"\n".join(lines), ["a b"],
-                          REPO / ".cache" / "exec_ranks_bad", write_tables=False)
+def test_lean_refuses_a_corrupted_line_and_tables_outside_condition_c():
+    files = _refused_files()
+    out = ec.run_lean_refusals(list(files.values()), REPO / ".cache" / "exec_ranks_bad")
+    # the good slice is accepted (one summary line), every spoilt one refused with its reason
+    assert len(ec.RANKS_SUMMARY.findall(out)) == 1
+    assert re.search(r"refusal1\.tiktoken: line 7: the token is not valid base64", out)
+    for k in (2, 3, 4):
+        assert re.search(rf"refusal{k}\.tiktoken: the table fails condition C", out), k

@@ -10,6 +10,7 @@ public import Bpe.Exec.RanksLookup
 public import Bpe.Exec.RanksRecover
 public import Bpe.Exec.RanksSort
 public import Bpe.Exec.RanksTables
+public import Bpe.Exec.RanksCheck
 public import Bpe.Exec.RanksEncode
 
 /-!
@@ -19,6 +20,6 @@ Code written for Lean's compiler (`Code`, `PreTokenizeCode`, `Ranks`: own recurs
 `Array`/`ByteArray` primitives, no core helpers that the offline build lacks), each with a
 proof that it returns what the specification returns: the encoder (`Table`, `Encode`), the
 pre-tokenization loop (`PreTokenize`), and the chain from a parsed `.tiktoken` rank file to the
-ids (`RanksLookup`, `RanksRecover`, `RanksSort`, `RanksTables`, `RanksEncode`).
+ids (`RanksLookup`, `RanksRecover`, `RanksSort`, `RanksTables`, `RanksCheck`, `RanksEncode`).
 Builds on the three layers above.
 -/

@@ -19,12 +19,16 @@ the bytes of a `.tiktoken` file into the encoder's tables, so that the chain
 * `shuffleTable`: the byte shuffle `Bpe.rankShuffle` as a 256-entry array.
 * `sortBy`: a bottom-up merge sort of an array; used for the keys and for the merges (which
   must then pass `Bpe.Exec.sorted`, the encoder's check).
+* `checkRanksX`: condition C (`Bpe.RanksOk`) on the parsed entries, tested through `findTok`
+  and the merge count, so that the run refuses a table outside the theorem's scope.
 * `keysOf`/`mergesOf`/`shuffleTable`: the tables; `runRanks` reads the rank file and the
-  pre-tokenized texts, builds the tables (timing each phase), encodes, writes the ids.
+  pre-tokenized texts, builds the tables, checks condition C (timing each phase), encodes,
+  writes the ids.
 
 Loops over file-sized data are state machines run `block` steps at a time (`iterBlocks`), so
 the recursion stays shallow whether or not the interpreter turns tail calls into jumps.
-`Bpe.Exec.RanksLookup` proves `findTok` equal to `Bpe.rankOf` on a sorted key array.
+`Bpe.Exec.RanksLookup` proves `findTok` equal to `Bpe.rankOf` on a sorted key array,
+`Bpe.Exec.RanksCheck` that `checkRanksX` implies `Bpe.RanksOk`.
 -/
 
 @[expose] public section
@@ -310,6 +314,57 @@ def keysOf (toks : Array TokEntry) : Array TokEntry := sortBy (fun p q => bytesL
 def mergesOf (s toks : Array TokEntry) : Array Entry :=
   sortBy (fun p q => keyLt p.1 q.1) (recoverAll s toks)
 
+/-! ## Condition C at run time -/
+
+/-- The ranks strictly increase along the entries from `i` on (`Bpe.ranksIncreasing`). -/
+def ranksIncFrom (toks : Array TokEntry) : Nat → Nat → Bool
+  | 0, _ => true
+  | fuel + 1, i =>
+    if h : i + 1 < toks.size then
+      decide ((toks[i]'(by omega)).2 < toks[i + 1].2) && ranksIncFrom toks fuel (i + 1)
+    else true
+
+/-- No entry from `i` on is the empty byte string. -/
+def nonEmptyFrom (toks : Array TokEntry) : Nat → Nat → Bool
+  | 0, _ => true
+  | fuel + 1, i =>
+    if h : i < toks.size then !isNil toks[i].1 && nonEmptyFrom toks fuel (i + 1) else true
+
+/-- The byte string has two bytes or more. -/
+def isLong : List UInt8 → Bool
+  | _ :: _ :: _ => true
+  | _ => false
+
+/-- `acc` plus the number of entries from `i` on with two bytes or more. -/
+def countLongFrom (toks : Array TokEntry) : Nat → Nat → Nat → Nat
+  | 0, _, acc => acc
+  | fuel + 1, i, acc =>
+    if h : i < toks.size then
+      countLongFrom toks fuel (i + 1) (if isLong toks[i].1 then acc + 1 else acc)
+    else acc
+
+/-- Byte `i` has a one-byte token, of rank below 256 (`Bpe.checkByteRank`). -/
+def byteRankOk (s : Array TokEntry) (i : Nat) : Bool :=
+  match findTok s [UInt8.ofNat i] with
+  | some r => decide (r < 256)
+  | none => false
+
+/-- Bytes `i` … `i + fuel - 1` pass `byteRankOk`. -/
+def byteRanksFrom (s : Array TokEntry) : Nat → Nat → Bool
+  | 0, _ => true
+  | fuel + 1, i => byteRankOk s i && byteRanksFrom s fuel (i + 1)
+
+/-- **Condition C (`Bpe.RanksOk`) at run time**, on the parsed entries `toks` (file order),
+their key array `s` and the merges `m` recovered from them: the ranks strictly increase along
+the file, no token is empty, every byte is a token of rank below 256 (looked up with
+`findTok s`), and every token of two bytes or more records a merge (`m` has as many entries as
+`toks` has such tokens; `recoverOne` records one only for a decomposition into two parts). With
+`sortedToks s` (no token twice), this is `Bpe.RanksOk` (`Bpe.Exec.ranksOk_of_checkRanksX`); the
+merge count costs nothing, so the check adds linear passes and 256 lookups to the recovery. -/
+def checkRanksX (toks s : Array TokEntry) (m : Array Entry) : Bool :=
+  ranksIncFrom toks toks.size 0 && nonEmptyFrom toks toks.size 0 && byteRanksFrom s 256 0 &&
+    m.size == countLongFrom toks toks.size 0 0
+
 /-! ## Writing the tables back -/
 
 def pushEntryStep (m : Array Entry) (st : Nat × String) : Option (Nat × String) :=
@@ -350,15 +405,44 @@ def runRanks (ranksPath textsPath outPath tablesPath : String) : IO String := do
     if !sorted m then throw (fail "two tokens record the same merge")
     let shuf := shuffleTable s 256 #[]
     let t3 ← IO.monoMsNow
+    if !checkRanksX toks s m then
+      throw (fail ("the table fails condition C (increasing ranks, no empty token, every ".append
+        "byte a token of rank below 256, every longer token two parts)"))
+    let t4 ← IO.monoMsNow
     if tablesPath != "" then IO.FS.writeFile tablesPath (renderTables shuf m)
     let b ← IO.FS.readBinFile textsPath
     let nt := readNat b 0
     let o := (encodeAllTexts b m (fun x => shuffleOf shuf x) (nt.1 / block + 1) nt.1 nt.2
       ⟨"", 0, 0⟩).1
     IO.FS.writeFile outPath o.text
-    let t4 ← IO.monoMsNow
-    let line := pushIds "ranks merges texts tokens parse_ms sort_ms recover_ms encode_ms: " 0
-      [toks.size, m.size, o.texts, o.tokens, t1 - t0, t2 - t1, t3 - t2, t4 - t3]
+    let t5 ← IO.monoMsNow
+    let line := pushIds
+      "ranks merges texts tokens parse_ms sort_ms recover_ms check_ms encode_ms: " 0
+      [toks.size, m.size, o.texts, o.tokens, t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4]
+    return line.1
+
+/-- Time condition C alone on the rank file `ranksPath`: parse it, sort the keys (`keysOf`,
+checked by `sortedToks`), then run the passes of `checkRanksX` (all but its final comparison of
+two numbers, the merge count, since the merges are not recovered here). Returns a summary line
+(`long`: the tokens of two bytes or more, as many as the merges a passing table records). -/
+def timeCheckRanks (ranksPath : String) : IO String := do
+  let t0 ← IO.monoMsNow
+  let rb ← IO.FS.readBinFile ranksPath
+  match parseRanks rb with
+  | .error e => throw (IO.userError e)
+  | .ok toks =>
+    let t1 ← IO.monoMsNow
+    let s := keysOf toks
+    if !sortedToks s then throw (IO.userError "a token is listed twice")
+    let t2 ← IO.monoMsNow
+    if !(ranksIncFrom toks toks.size 0 && nonEmptyFrom toks toks.size 0 &&
+        byteRanksFrom s 256 0) then
+      throw (IO.userError "the table fails condition C")
+    let n := countLongFrom toks toks.size 0 0
+    if n == 0 then throw (IO.userError "no token of two bytes or more")
+    let t3 ← IO.monoMsNow
+    let line := pushIds "ranks long parse_ms sort_ms check_ms: " 0
+      [toks.size, n, t1 - t0, t2 - t1, t3 - t2]
     return line.1
 
 end Bpe.Exec

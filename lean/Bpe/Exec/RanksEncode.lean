@@ -1,6 +1,7 @@
 module
 
 public import Bpe.Exec.RanksTables
+public import Bpe.Exec.RanksCheck
 public import Bpe.Exec.Encode
 public import Bpe.Ranks.Equiv
 
@@ -15,7 +16,10 @@ spec's tables of the parsed entries), the ids `runRanks` computes from the parse
 `toks` are `Bpe.encodeWith` with `Bpe.recoverMerges toks.toList` and
 `Bpe.rankShuffle toks.toList` (`encodeWith_ranks`), whenever `runRanks` passes its two
 run-time checks; and under `Bpe.RanksOk` they are tiktoken's algorithm on the parsed table
-(`encodeRanksWith_ranks`, from `Bpe.encodeWith_eq_encodeRanksWith`).
+(`encodeRanksWith_ranks`, from `Bpe.encodeWith_eq_encodeRanksWith`). `runRanks` also checks
+condition C itself (`checkRanksX`, sound by `Bpe.Exec.ranksOk_of_checkRanksX`), so the ids of a
+run that passes its three checks are tiktoken's with no further hypothesis
+(`encodeRanksWith_ranks_checked`).
 -/
 
 @[expose] public section
@@ -87,5 +91,19 @@ theorem encodeRanksWith_ranks (toks : Array TokEntry) (hs : sortedToks (keysOf t
       encodeRanksWith pre toks.toList text := by
   rw [encodeWith_ranks toks hs hm]
   exact encodeWith_eq_encodeRanksWith hok pre text
+
+/-- **The ids of a rank-file run that passes its checks are tiktoken's**: when the parsed
+entries pass the three run-time checks of `runRanks` (`sortedToks` on the key array, `sorted`
+on the merges, `checkRanksX` for condition C), encoding a text's chunks with the tables
+`runRanks` builds is `Bpe.encodeRanksWith` (tiktoken's algorithm) on the parsed table; no
+other hypothesis. -/
+theorem encodeRanksWith_ranks_checked (toks : Array TokEntry)
+    (hs : sortedToks (keysOf toks) = true) (hm : sorted (mergesOf (keysOf toks) toks) = true)
+    (hc : checkRanksX toks (keysOf toks) (mergesOf (keysOf toks) toks) = true)
+    (pre : Bytes → List Bytes) (text : String) :
+    some (encodeChunks (mergesOf (keysOf toks) toks)
+        (fun x => shuffleOf (shuffleTable (keysOf toks) 256 #[]) x) (pre (stringBytes text))) =
+      encodeRanksWith pre toks.toList text :=
+  encodeRanksWith_ranks toks hs hm (ranksOk_of_checkRanksX toks hs hc) pre text
 
 end Bpe.Exec

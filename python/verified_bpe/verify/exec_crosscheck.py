@@ -287,6 +287,14 @@ def render_ranks_module(ranks_path: Path, texts_path: Path, out_path: Path,
     )
 
 
+def render_refusals_module(calls: Sequence[tuple[Path, Path, Path]]) -> str:
+    """The module of :func:`render_ranks_module` with one ``#eval`` of ``Bpe.Exec.runRanks``
+    per ``(rank file, texts, ids)`` triple (no tables written): several rank files that must be
+    refused share one compilation of the code."""
+    evals = "".join(f'\n#eval Bpe.Exec.runRanks "{r}" "{t}" "{o}" ""\n' for r, t, o in calls)
+    return EXEC_CODE.read_text(encoding="utf-8") + "\n" + module_body(EXEC_RANKS) + evals
+
+
 # ------------------------------------------------------------------------------- run
 @dataclass
 class Run:
@@ -359,8 +367,8 @@ def run_lean(tables: Tables, texts: Sequence[str], work: Path, runner=None, buil
 
 
 RANKS_SUMMARY = re.compile(
-    r"ranks merges texts tokens parse_ms sort_ms recover_ms encode_ms: "
-    r"(\d+) (\d+) (?P<texts>\d+) (\d+) (\d+) (\d+) (\d+) (\d+)"
+    r"ranks merges texts tokens parse_ms sort_ms recover_ms check_ms encode_ms: "
+    r"(\d+) (\d+) (?P<texts>\d+) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)"
 )
 
 
@@ -378,6 +386,7 @@ class RanksRun:
     parse_ms: int
     sort_ms: int
     recover_ms: int
+    check_ms: int
     encode_ms: int
     lean_seconds: float
     peak_rss_kib: int
@@ -417,12 +426,58 @@ def run_lean_ranks(name: str, rank_file: bytes, texts: Sequence[str], work: Path
                       encoding="utf-8")
     result, counts, ids = _check_module(runner, builder, source, RANKS_SUMMARY, out_path,
                                         len(texts))
-    n_ranks, n_merges, _, tokens, parse_ms, sort_ms, recover_ms, encode_ms = counts
+    n_ranks, n_merges, _, tokens, parse_ms, sort_ms, recover_ms, check_ms, encode_ms = counts
     shuffle = merges = None
     if write_tables:
         shuffle, merges = parse_tables(tables_path.read_text(encoding="ascii"))
     return RanksRun(ids, shuffle, merges, n_ranks, n_merges, tokens, parse_ms, sort_ms,
-                    recover_ms, encode_ms, result.seconds, result.peak_rss_kib, result.output)
+                    recover_ms, check_ms, encode_ms, result.seconds, result.peak_rss_kib,
+                    result.output)
+
+
+def run_lean_refusals(rank_files: Sequence[bytes], work: Path, runner=None,
+                      builder=None) -> str:
+    """Check one module that runs ``Bpe.Exec.runRanks`` on each rank file (one text, ``a``)
+    and return Lean's output, where every refused file leaves its error message."""
+    runner, builder = _toolchain(runner, builder)
+    work = work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    texts_path = work / "refusals.texts"
+    texts_path.write_text("1\n1 1 97\n", encoding="ascii")
+    calls = []
+    for k, data in enumerate(rank_files):
+        ranks_path = work / f"refusal{k}.tiktoken"
+        ranks_path.write_bytes(data)
+        calls.append((ranks_path, texts_path, work / f"refusal{k}.out"))
+    source = work / "ExecRanksRefusals.lean"
+    source.write_text(render_refusals_module(calls), encoding="utf-8")
+    return runner.check(source, [builder.out_dir]).output
+
+
+CHECK_SUMMARY = re.compile(r"ranks long parse_ms sort_ms check_ms: (\d+) (\d+) (\d+) (\d+) (\d+)")
+
+
+def run_lean_time_check(rank_file: bytes, work: Path, runner=None) -> tuple[list[int], float]:
+    """Time condition C alone in the compiled route (``Bpe.Exec.timeCheckRanks``: parse, sort
+    the keys, the passes of ``checkRanksX``; no recovery, no encoding): the summary numbers
+    ``[ranks, long tokens, parse_ms, sort_ms, check_ms]`` and the Lean check's seconds."""
+    if runner is None:  # the module imports nothing of the project: no build needed
+        from ..toolchain.runner import LeanRunner
+
+        repo = Path(__file__).resolve().parents[3]
+        runner = LeanRunner(repo, repo / ".cache", log=lambda *_: None)
+    work = work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    ranks_path = work / "timecheck.tiktoken"
+    ranks_path.write_bytes(rank_file)
+    source = work / "ExecRanksTimeCheck.lean"
+    source.write_text(EXEC_CODE.read_text(encoding="utf-8") + "\n" + module_body(EXEC_RANKS)
+                      + f'\n#eval Bpe.Exec.timeCheckRanks "{ranks_path}"\n', encoding="utf-8")
+    result = runner.check(source, [])
+    m = CHECK_SUMMARY.search(result.output)
+    if not result.ok or m is None:
+        raise ExecCrossCheckError(f"Lean run failed:\n{result.output[-3000:]}")
+    return [int(g) for g in m.groups()], result.seconds
 
 
 def oracle(tables: Tables):  # -> tiktoken.Encoding
@@ -465,7 +520,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--python-split", action="store_true",
                     help="Python writes tiktoken's chunks (the input of bpe-encode) instead of "
                          "Lean pre-tokenizing the raw texts")
+    ap.add_argument("--time-check", action="store_true",
+                    help="time condition C alone on the rank file (parse, sort, check; no "
+                         "recovery, no encoding)")
     args = ap.parse_args(argv)
+    if args.time_check:
+        return main_time_check(args)
     tables = load_tables(args.encoding, args.ranks)
     texts = default_texts(args.stdlib, args.catalog, args.random)
     if args.from_ranks:
@@ -492,6 +552,16 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if bad or ref_bad else 0
 
 
+def main_time_check(args: argparse.Namespace) -> int:
+    """``--time-check``: the cost of the run-time check of condition C in the compiled route."""
+    (n_ranks, n_long, parse_ms, sort_ms, check_ms), seconds = run_lean_time_check(
+        rank_file_bytes(args.encoding, args.ranks), args.out)
+    print(f"{args.encoding}: Lean read {n_ranks} ranks ({n_long} of two bytes or more); "
+          f"check {seconds:.1f} s; in the interpreter: parsing {parse_ms / 1000:.1f} s, sorting "
+          f"the keys {sort_ms / 1000:.1f} s, checking condition C {check_ms / 1000:.2f} s")
+    return 0
+
+
 def main_from_ranks(args: argparse.Namespace, tables: Tables, texts: Sequence[str]) -> int:
     """``--from-ranks``: Lean parses the ``.tiktoken`` file, recovers the tables and encodes;
     its tables are compared with Python's and its ids with tiktoken's."""
@@ -508,7 +578,8 @@ def main_from_ranks(args: argparse.Namespace, tables: Tables, texts: Sequence[st
           f"{run.peak_rss_kib // 1024} MiB; in the interpreter: parsing "
           f"{run.parse_ms / 1000:.1f} s, "
           f"sorting the keys {run.sort_ms / 1000:.1f} s, recovering the merges "
-          f"{run.recover_ms / 1000:.1f} s, encoding {run.encode_ms / 1000:.1f} s "
+          f"{run.recover_ms / 1000:.1f} s, checking condition C {run.check_ms / 1000:.1f} s, "
+          f"encoding {run.encode_ms / 1000:.1f} s "
           f"({run.tokens / max(run.encode_ms, 1) * 1000:,.0f} tokens/s)")
     print(f"tables equal to Python's: {same}; mismatches: Lean vs tiktoken {len(bad)}")
     for t, g, e in bad[:5]:
