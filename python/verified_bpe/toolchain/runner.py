@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO
 
 from .install import install
+from .locks import file_lock
 
 MESSAGE_RE = re.compile(
     r"^(?P<file>[^\s:][^:\n]*):(?P<line>\d+):(?P<col>\d+): "
@@ -130,12 +131,8 @@ def lean_slot() -> Iterator[int]:
     slots = max(1, int(os.environ.get("LEAN_SLOTS", DEFAULT_SLOTS)))
     lock_dir = Path(tempfile.gettempdir()) / "verified-bpe-lean-slots"
     lock_dir.mkdir(exist_ok=True)
-    with open(lock_dir / "queue", "a") as queue:
-        fcntl.flock(queue, fcntl.LOCK_EX)
-        try:
-            index, held = _take_slot(lock_dir, slots)
-        finally:
-            fcntl.flock(queue, fcntl.LOCK_UN)
+    with file_lock(lock_dir / "queue"):
+        index, held = _take_slot(lock_dir, slots)
     try:
         yield index
     finally:
