@@ -179,6 +179,28 @@ def test_missing_rank_is_a_typed_error():
     with pytest.raises(MissingRankError, match="abc") as info:
         tok.encode_ordinary("abc")
     assert isinstance(info.value, KeyError)
+    # the batch raises the same error, whichever thread meets the text
+    with pytest.raises(MissingRankError, match="abc"):
+        tok.encode_ordinary_batch(["abab"] * 20 + ["abc"] + ["ab"] * 20, num_threads=2)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_batch_reads_texts_in_place(name):
+    """The batch reads each str's UTF-8 in place: every kind of CPython string (ASCII,
+    Latin-1, 2- and 4-byte code points, a str subclass, a lone surrogate among valid texts)
+    gives tiktoken's ids, and a non-str names the argument."""
+
+    class Sub(str):
+        pass
+
+    tok = Tokenizer.from_tiktoken(name, engine="native")
+    texts = ["plain ascii", "caf\u00e9 cr\u00e8me", "\u65e5\u672c\u8a9e", "\U0001f600 ok",
+             Sub("sub class"), "a\udc80b", "", "x" * 70_000]
+    assert tok.encode_ordinary_batch(texts, num_threads=3) == [
+        tiktoken_encoding(name).encode_ordinary(t) for t in texts
+    ]
+    with pytest.raises(TypeError, match="text"):
+        tok.encode_ordinary_batch(["a", b"b"], num_threads=2)  # type: ignore[list-item]
 
 
 def test_rank_outside_u32_is_a_typed_error():

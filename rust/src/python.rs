@@ -2,10 +2,10 @@
 
 use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::mpsc;
 
 use crate::engine::{Engine, PreTokenizer, RegexEncodeError};
 use crate::ranks::{bpe_buckets, bpe_heap, bpe_scan, MissingRank, RankMap};
@@ -120,44 +120,61 @@ impl NativeBpe {
     }
 
     /// `encode_ordinary` on each text, on up to `num_threads` threads, without the GIL.
+    ///
+    /// The texts are read in place (their UTF-8 form, which CPython caches; a text with a lone
+    /// surrogate raises `UnicodeEncodeError`, and the caller replaces them first). While the
+    /// threads encode, this thread turns each finished text's ids into a Python list, so the
+    /// only serial work left is the last text's list.
     #[pyo3(signature = (texts, num_threads=8))]
     fn encode_ordinary_batch<'py>(
         &self,
         py: Python<'py>,
-        texts: Vec<String>,
+        texts: Vec<Bound<'py, PyString>>,
         num_threads: usize,
     ) -> PyResult<Vec<Bound<'py, PyList>>> {
         let split = self.split()?;
-        let engine = &self.engine;
-        py.detach(|| {
-            let threads = num_threads.clamp(1, texts.len().max(1));
-            let next = AtomicUsize::new(0);
-            let slots: Vec<Mutex<Option<Result<Vec<u32>, RegexEncodeError>>>> =
-                (0..texts.len()).map(|_| Mutex::new(None)).collect();
-            std::thread::scope(|scope| {
-                for _ in 0..threads {
-                    scope.spawn(|| loop {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        if k >= texts.len() {
-                            break;
-                        }
-                        let ids = split.encode(engine, &texts[k]);
-                        *slots[k].lock().unwrap_or_else(|p| p.into_inner()) = Some(ids);
-                    });
+        let strs = texts.iter().map(|t| t.to_str()).collect::<PyResult<Vec<&str>>>()?;
+        let (strs, engine) = (&strs, &self.engine);
+        let threads = num_threads.clamp(1, strs.len().max(1));
+        let next = &AtomicUsize::new(0);
+        let mut lists: Vec<Option<Bound<'py, PyList>>> = vec![None; strs.len()];
+        let mut failed: Option<PyErr> = None;
+        std::thread::scope(|scope| {
+            let (tx, mut rx) = mpsc::channel();
+            for _ in 0..threads {
+                let tx = tx.clone();
+                scope.spawn(move || loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= strs.len() || tx.send((k, split.encode(engine, strs[k]))).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(tx);
+            loop {
+                // Wait without the GIL; the receiver goes into the wait and comes back.
+                let (back, message) = py.detach(move || {
+                    let message = rx.recv();
+                    (rx, message)
+                });
+                rx = back;
+                let Ok((k, ids)) = message else { break };
+                if failed.is_some() {
+                    continue;
                 }
-            });
-            slots
-                .into_iter()
-                .map(|slot| {
-                    let result = slot.into_inner().unwrap_or_else(|p| p.into_inner());
-                    result.unwrap_or_else(|| Ok(Vec::new()))
-                })
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .map_err(regex_error)?
-        .iter()
-        .map(|ids| self.id_list(py, ids))
-        .collect()
+                match ids.map_err(regex_error).and_then(|ids| self.id_list(py, &ids)) {
+                    Ok(list) => lists[k] = Some(list),
+                    Err(e) => {
+                        failed = Some(e);
+                        next.store(strs.len(), Ordering::Relaxed);
+                    }
+                }
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        Ok(lists.into_iter().map(|list| list.expect("every text was encoded")).collect())
     }
 
     /// The ids of pieces split elsewhere (a list of `str`): the native merge alone.

@@ -270,8 +270,6 @@ class Encoding:
         """:meth:`encode_ordinary` on each text, on ``num_threads`` threads: the native
         engine's own threads without the GIL, else a pool of Python threads."""
         if self._tokenizer.engine == "native":
-            for t in text:
-                _check_text(t)
             return self._tokenizer.encode_ordinary_batch(text, num_threads)
         with ThreadPoolExecutor(num_threads) as pool:
             return list(pool.map(self.encode_ordinary, text))

@@ -474,8 +474,12 @@ class Tokenizer:
         """:meth:`encode_ordinary` on each text; the native engine runs them on
         ``num_threads`` threads without the GIL (when it splits the pattern itself)."""
         if self._native is not None and self._native.splits:
-            fixed = [_fix_surrogates(validate.text(t, "text")) for t in texts]
-            batch = self._native.encode_ordinary_batch(fixed, num_threads)
+            checked = [validate.text(t, "text") for t in texts]
+            try:
+                batch = self._native.encode_ordinary_batch(checked, num_threads)
+            except UnicodeEncodeError:  # a lone surrogate: replaced as tiktoken does
+                fixed = [_fix_surrogates(t) for t in checked]
+                batch = self._native.encode_ordinary_batch(fixed, num_threads)
             if batch is not None:
                 return batch
         return [self.encode_ordinary(t) for t in texts]
