@@ -38,6 +38,8 @@ NOT_MIRRORED = {
     "Regex/SeedClasses": "lemmas only (the seed's byte predicates as the ASCII classes)",
     "Regex/SeedBranches": "lemmas only (each branch of the seed's pattern)",
     "Regex/SeedAscii": "the proof that preTokenizeAscii is findIter (chain is a proof device)",
+    "Regex/Cl100kClasses": "lemmas only (cl100k_base's classes as the machine's predicates)",
+    "Regex/Cl100kBranches": "lemmas only (each branch of cl100k_base's pattern)",
 }
 ALIASES = {
     "WellFormed": "check_well_formed",

@@ -10,6 +10,9 @@ public import Bpe.Regex.Lemmas
 public import Bpe.Regex.SeedClasses
 public import Bpe.Regex.SeedBranches
 public import Bpe.Regex.SeedAscii
+public import Bpe.Regex.Unicode
+public import Bpe.Regex.Cl100kClasses
+public import Bpe.Regex.Cl100kBranches
 
 /-!
 # Regex semantics of the pre-tokenization patterns (issue 22, step 1)
