@@ -40,6 +40,7 @@ NOT_MIRRORED = {
     "Regex/SeedAscii": "the proof that preTokenizeAscii is findIter (chain is a proof device)",
     "Regex/Cl100kClasses": "lemmas only (cl100k_base's classes as the machine's predicates)",
     "Regex/Cl100kBranches": "lemmas only (each branch of cl100k_base's pattern)",
+    "Regex/Cl100k": "the proof that the cl100k_base machine is findIter",
 }
 ALIASES = {
     "WellFormed": "check_well_formed",

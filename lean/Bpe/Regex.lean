@@ -13,6 +13,7 @@ public import Bpe.Regex.SeedAscii
 public import Bpe.Regex.Unicode
 public import Bpe.Regex.Cl100kClasses
 public import Bpe.Regex.Cl100kBranches
+public import Bpe.Regex.Cl100k
 
 /-!
 # Regex semantics of the pre-tokenization patterns (issue 22, step 1)

@@ -6,6 +6,7 @@ public import Bpe.Unicode.PreTokenize
 public import Bpe.Unicode.Cl100k
 public import Bpe.Unicode.O200k
 public import Bpe.Unicode.Encoders
+public import Bpe.Unicode.CodePoints
 
 /-!
 # Layer 3: the Unicode pre-tokenizers of cl100k_base and o200k_base
