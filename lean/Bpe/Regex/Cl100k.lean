@@ -2,7 +2,7 @@ module
 
 public import Bpe.Regex.Cl100kBranches
 public import Bpe.Regex.SeedAscii
-public import Bpe.Unicode.CodePoints
+public import Bpe.Unicode.Utf8CodePoints
 
 /-!
 # The cl100k_base machine is `findIter` of its pattern (issue 22, step 3)
@@ -20,7 +20,10 @@ The bridge from bytes (`unitChunks_cl100k_eq_findIter`): `preTokenizeCl100k data
 `unitChunks Cl100k.nextChunkLen data` flattened (`CodePoint.preTokenizeWith_eq_map_flatten`), and
 those chunks of UTF-8 units, read as code points, are the matches of `findIter` on the code points
 that the machine decodes (`CodePoint.codePoints data`: one per unit, U+FFFD for a unit that is not
-a character).
+a character). On the bytes of a string (`preTokenizeCl100k_stringBytes`) these are the string's
+own code points (`CodePoint.codePoints_stringBytes`), and each byte chunk is the UTF-8 encoding of
+a list of the string's characters: the chunks are exactly the matches of `find_iter` on the
+string.
 
 The route is the seed's (`Bpe.Regex.SeedAscii`): each branch is the machine's
 (`Bpe.Regex.Cl100kBranches`), the ordered alternation is `firstMatch` (`chain_eq`), so `matchAt`
@@ -155,5 +158,26 @@ theorem unitChunks_cl100k_eq_findIter (data : Bytes) :
         findIter unicodeClasses cl100kPattern (CodePoint.codePoints data) :=
   ⟨CodePoint.preTokenizeWith_eq_map_flatten _ data,
     (CodePoint.map_unitChunks _ data).trans (preTokenizeCl100k_eq_findIter _)⟩
+
+/-- **The cl100k_base pre-tokenizer on a string is its regex**: the byte chunks of
+`preTokenizeCl100k (stringBytes s)` are the UTF-8 encodings of lists of characters whose code
+points are the matches of `find_iter` with cl100k_base's pattern on the string's code points. -/
+theorem preTokenizeCl100k_stringBytes (s : String) :
+    ∃ chunks : List (List Char),
+      preTokenizeCl100k (stringBytes s) = chunks.map (·.flatMap String.utf8EncodeChar) ∧
+        chunks.map (·.map Char.toNat) =
+          findIter unicodeClasses cl100kPattern (s.toList.map Char.toNat) := by
+  obtain ⟨cs, hcs⟩ := CodePoint.exists_unitChunks_stringBytes Cl100k.nextChunkLen s
+  obtain ⟨h1, h2⟩ := unitChunks_cl100k_eq_findIter (stringBytes s)
+  refine ⟨cs, ?_, ?_⟩
+  · rw [h1, hcs, List.map_map]
+    congr 1
+  · rw [← CodePoint.codePoints_stringBytes, ← h2, hcs, List.map_map]
+    congr 1
+    funext g
+    simp only [Function.comp_apply, List.map_map]
+    congr 1
+    funext c
+    exact (CodePoint.unitCodePoint_utf8EncodeChar c).symm
 
 end Bpe.Regex
