@@ -1,6 +1,7 @@
 module
 
 public import Bpe.Regex.Cl100kClasses
+public import Bpe.Regex.SeedBranches
 
 /-!
 # Each branch of cl100k_base's pattern is the Unicode machine's branch
@@ -53,13 +54,6 @@ theorem isWhiteSpace_of_isNewline {c : Nat} (hc : CodePoint.isNewline c = true) 
 theorem isWhiteSpace_32 : Unicode.isWhiteSpace 32 = true := by decide
 
 theorem isPunct_32 : CodePoint.isPunct 32 = false := by decide
-
-/-- `'(?i:[sdmt]|ll|ve|re)` with its literals as code points. -/
-theorem contractionsCl100k_eq' : contractionsCl100k =
-    .seq (.char 39) (.caseless
-      (.alt (.cls (.set false [.char 115, .char 100, .char 109, .char 116]))
-        (.alt (.seq (.char 108) (.char 108)) (.alt (.seq (.char 118) (.char 101))
-          (.seq (.char 114) (.char 101)))))) := rfl
 
 /-- `[^\s\p{L}\p{N}]++[\r\n]*+` before `some` is the machine's `Cl100k.punctTail`. -/
 theorem punctTail_eq_match (t : List Nat) :
@@ -114,13 +108,13 @@ theorem matchRe_contraction (s : List Nat) :
   | [] => rfl
   | [q] =>
     rw [show CodePoint.matchContraction [q] = 0 from rfl]
-    simp only [contractionsCl100k_eq', matchRe_seq, matchRe_char, matchRe_caseless, matchRe_alt,
+    simp only [contractionsCl100k_eq, matchRe_seq, matchRe_char, matchRe_caseless, matchRe_alt,
       matchRe_cls, step_cons, step_nil]
     simp
   | q :: c :: rest =>
     cases rest with
     | nil =>
-      simp only [contractionsCl100k_eq', matchRe_seq, matchRe_char, matchRe_caseless,
+      simp only [contractionsCl100k_eq, matchRe_seq, matchRe_char, matchRe_caseless,
         matchRe_alt, matchRe_cls, step_cons, step_nil, h.classHolds_sdmt,
         CodePoint.matchContraction, charHolds]
       generalize CodePoint.foldCase c = a
@@ -130,7 +124,7 @@ theorem matchRe_contraction (s : List Nat) :
         · simp [hs, hq]
       · simp [hq]
     | cons e r =>
-      simp only [contractionsCl100k_eq', matchRe_seq, matchRe_char, matchRe_caseless,
+      simp only [contractionsCl100k_eq, matchRe_seq, matchRe_char, matchRe_caseless,
         matchRe_alt, matchRe_cls, step_cons, h.classHolds_sdmt, hl, hv, hr, he,
         CodePoint.matchContraction]
       have hq39 : charHolds C false 39 q = (q == 39) := by simp [charHolds]

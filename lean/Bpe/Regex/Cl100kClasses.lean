@@ -214,7 +214,7 @@ theorem asciiOrbit_contains (x : Nat) :
           simp [h1]
         intro c hc
         have hc128 : c < 128 := by
-          simp [contractionLetters] at hc
+          simp only [contractionLetters, List.mem_cons, List.not_mem_nil, or_false] at hc
           omega
         have hxc : x ≠ c := by omega
         simp [ho, hf, hxc]

@@ -21,7 +21,7 @@ On the bytes of a string (`stringBytes s`, core's UTF-8 encoding) this recovers 
 
 namespace Bpe.CodePoint
 
-theorem toNat_lt_of_char (c : Char) : c.toNat < 0x110000 := by
+theorem char_toNat_lt (c : Char) : c.toNat < 0x110000 := by
   have h := c.valid
   simp only [UInt32.isValidChar, Nat.isValidChar] at h
   show c.val.toNat < 0x110000
@@ -30,7 +30,7 @@ theorem toNat_lt_of_char (c : Char) : c.toNat < 0x110000 := by
 /-- A character's UTF-8 encoding: its first byte announces its length. -/
 theorem utf8EncodeChar_eq_cons (c : Char) :
     ∃ b bs, String.utf8EncodeChar c = b :: bs ∧ utf8Len b = bs.length + 1 := by
-  have hc := toNat_lt_of_char c
+  have hc := char_toNat_lt c
   unfold String.utf8EncodeChar
   generalize hv : c.val.toNat = v
   have hv' : v < 0x110000 := by
@@ -62,7 +62,7 @@ theorem utf8EncodeChar_eq_cons (c : Char) :
 /-- The code point of a character's UTF-8 encoding is the character's. -/
 theorem unitCodePoint_utf8EncodeChar (c : Char) :
     unitCodePoint (String.utf8EncodeChar c) = c.toNat := by
-  have hc := toNat_lt_of_char c
+  have hc := char_toNat_lt c
   unfold String.utf8EncodeChar
   show _ = c.val.toNat
   generalize hv : c.val.toNat = v
@@ -107,7 +107,8 @@ theorem utf8Units_flatMap (l : List Char) :
     cases fuel <;> rfl
   | cons c cs ih =>
     intro fuel hf
-    obtain ⟨fuel, rfl⟩ : ∃ f, fuel = f + 1 := ⟨fuel - 1, by simp at hf; omega⟩
+    simp only [List.length_cons] at hf
+    obtain ⟨fuel, rfl⟩ : ∃ f, fuel = f + 1 := ⟨fuel - 1, by omega⟩
     obtain ⟨b, bs, he, hl⟩ := utf8EncodeChar_eq_cons c
     have ht : ((b :: bs) ++ cs.flatMap String.utf8EncodeChar).take (bs.length + 1) = b :: bs :=
       List.take_left' (by simp)
@@ -117,7 +118,7 @@ theorem utf8Units_flatMap (l : List Char) :
     simp only [List.flatMap_cons, he, List.map_cons]
     show (b :: (bs ++ cs.flatMap String.utf8EncodeChar)).take (utf8Len b) ::
         utf8Units fuel ((b :: (bs ++ cs.flatMap String.utf8EncodeChar)).drop (utf8Len b)) = _
-    rw [hl, ← List.cons_append, ht, hd, ih fuel (by simp at hf; omega)]
+    rw [hl, ← List.cons_append, ht, hd, ih fuel (by omega)]
 
 /-- The UTF-8 units of a string's bytes are the encodings of its characters. -/
 theorem utf8Units_stringBytes (s : String) :
