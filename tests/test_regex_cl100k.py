@@ -100,3 +100,21 @@ def test_contraction_letters_fold_as_tiktoken() -> None:
         for x in range(128, 0x110000)
         if x not in (0x17F, 0x212A)
     )
+
+
+#: the cl100k_base facts of ``lean/BpeTest/RegexExamples.lean`` under the Unicode classes
+KERNEL_EXAMPLES = [
+    ("Grüße, 世界! 12345\n\n", ["Grüße", ",", " 世界", "!", " ", "123", "45", "\n\n"]),
+    ("ÉTÉ'ſ naïve’s  \u00a0x\u3000", ["ÉTÉ", "'ſ", " naïve", "’s", "  ", "\u00a0x", "\u3000"]),
+    ("Ω≈ç √ 1/2 ½\r\n  ", ["Ω", "≈ç", " √", " ", "1", "/", "2", " ", "½", "\r\n  "]),
+]
+
+
+@pytest.mark.parametrize(("text", "chunks"), KERNEL_EXAMPLES)
+def test_kernel_examples_unicode(text: str, chunks: list[str]) -> None:
+    """The kernel-checked facts are ``regex.findall``'s, the mirror's and the machine's."""
+    cps = [ord(c) for c in text]
+    expected = [[ord(c) for c in m] for m in chunks]
+    assert regex.findall(CL100K_PATTERN, text) == chunks
+    assert find_iter(unicode_classes(), cl100k_pattern(), cps) == expected
+    assert pre_tokenize_code_points(_next, cps) == expected
