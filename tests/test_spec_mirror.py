@@ -33,11 +33,15 @@ NOT_MIRRORED = {
     "Ranks/Equiv": "the equivalence proof (Prop definitions)",
     "Ranks/Slice": "checked tables: a theorem about given tables",
     "Ranks/Fast": "the fast checker: its Python side is spec.ranks.check with a tree lookup",
+    "Unicode/Utf8CodePoints": "lemmas only (decoding a string's UTF-8 gives its code points)",
     "Regex/Fuel": "lemmas only (the loops' counters suffice)",
     "Regex/Lemmas": "lemmas only (runLen, greedy, notAheadK are proof devices)",
     "Regex/SeedClasses": "lemmas only (the seed's byte predicates as the ASCII classes)",
     "Regex/SeedBranches": "lemmas only (each branch of the seed's pattern)",
     "Regex/SeedAscii": "the proof that preTokenizeAscii is findIter (chain is a proof device)",
+    "Regex/Cl100kClasses": "lemmas only (cl100k_base's classes as the machine's predicates)",
+    "Regex/Cl100kBranches": "lemmas only (each branch of cl100k_base's pattern)",
+    "Regex/Cl100k": "the proof that the cl100k_base machine is findIter",
 }
 ALIASES = {
     "WellFormed": "check_well_formed",

@@ -10,6 +10,10 @@ public import Bpe.Regex.Lemmas
 public import Bpe.Regex.SeedClasses
 public import Bpe.Regex.SeedBranches
 public import Bpe.Regex.SeedAscii
+public import Bpe.Regex.Unicode
+public import Bpe.Regex.Cl100kClasses
+public import Bpe.Regex.Cl100kBranches
+public import Bpe.Regex.Cl100k
 
 /-!
 # Regex semantics of the pre-tokenization patterns (issue 22, step 1)
@@ -33,13 +37,21 @@ public import Bpe.Regex.SeedAscii
 * `Bpe.Regex.SeedBranches`: each alternative of `seedPattern` is the machine's branch.
 * `Bpe.Regex.SeedAscii`: `preTokenizeAscii_eq_findIter` (issue 22, step 2), and the 1-unit
   fallback never fires on ASCII input (`exists_branch_ne_zero`).
+* `Bpe.Regex.Unicode`: the Unicode instance of the classes (`unicodeClasses`).
+* `Bpe.Regex.Cl100kClasses`: `ReadsTables C`, the hypotheses on the classes under which the
+  cl100k_base proof holds; the pattern's classes as the Unicode machine's predicates.
+* `Bpe.Regex.Cl100kBranches`: each alternative of `cl100kPattern` is the machine's branch.
+* `Bpe.Regex.Cl100k`: `preTokenizeCl100k_eq_findIter` (issue 22, step 3) over code points, its
+  bridge from bytes, and the 1-unit fallback never fires (`Bpe.Cl100k.exists_branch_ne_zero`).
 
 What this layer proves: the counters of the two loops suffice (`Bpe.Regex.Fuel`), so
-`findIter` is the unbounded `find_iter`; and the seed's ASCII pre-tokenizer is `findIter` of the
-seed's pattern on every ASCII input (`Bpe.Regex.SeedAscii`). That the semantics is the
+`findIter` is the unbounded `find_iter`; the seed's ASCII pre-tokenizer is `findIter` of the
+seed's pattern on every ASCII input (`Bpe.Regex.SeedAscii`); and the cl100k_base machine is
+`findIter` of tiktoken 0.14's pattern under the Unicode classes on every list of code points
+(`Bpe.Regex.Cl100k`). That the semantics is the
 engine's is tested, not proved: the Python mirror (`verified_bpe.spec.regex`) is
 differential-tested against the `regex` module on 10^5 random patterns of the fragment
 (`tests/test_spec_regex.py`, which lists the intended differences), and
-`BpeTest.RegexExamples` evaluates cases in the kernel. The same theorem for cl100k_base and
-o200k_base is the next step of issue 22.
+`BpeTest.RegexExamples` evaluates cases in the kernel. The same theorem for o200k_base is the
+next step of issue 22.
 -/

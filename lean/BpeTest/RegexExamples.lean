@@ -56,3 +56,20 @@ example : findIter asciiClasses (.seq (many (ch 'a')) (ch 'a')) (cps "aaa") = [c
 
 -- A wrong expectation is rejected.
 example : findIter asciiClasses seedPattern (cps "ab") ≠ [cps "a", cps "b"] := by decide +kernel
+
+-- cl100k_base with the Unicode classes (the instance of `Bpe.Regex.preTokenizeCl100k_eq_findIter`).
+-- regex: ['Grüße', ',', ' 世界', '!', ' ', '123', '45', '\n\n']
+example : findIter unicodeClasses cl100kPattern (cps "Grüße, 世界! 12345\n\n") =
+    ["Grüße", ",", " 世界", "!", " ", "123", "45", "\n\n"].map cps := by decide +kernel
+
+-- regex: ['ÉTÉ', "'ſ", ' naïve', '’s', '  ', '\xa0x', '\u3000'] (U+00A0 and U+3000 are `\s`;
+-- `’` is not `'`, so `’s` is a word with a punctuation lead)
+example : findIter unicodeClasses cl100kPattern (cps "ÉTÉ'ſ naïve’s  \u00a0x\u3000") =
+    ["ÉTÉ", "'ſ", " naïve", "’s", "  ", "\u00a0x", "\u3000"].map cps := by decide +kernel
+
+-- The machine agrees, as the theorem says: regex: ['Ω', '≈ç', ' √', ' ', '1', '/', '2', ' ',
+-- '½', '\r\n  ']
+example : Bpe.CodePoint.preTokenizeCodePoints Bpe.Cl100k.nextChunkLen (cps "Ω≈ç √ 1/2 ½\r\n  ") =
+    ["Ω", "≈ç", " √", " ", "1", "/", "2", " ", "½", "\r\n  "].map cps := by decide +kernel
+example : findIter unicodeClasses cl100kPattern (cps "Ω≈ç √ 1/2 ½\r\n  ") =
+    ["Ω", "≈ç", " √", " ", "1", "/", "2", " ", "½", "\r\n  "].map cps := by decide +kernel
