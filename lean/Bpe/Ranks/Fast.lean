@@ -12,7 +12,9 @@ is `decomposeToken`'s loop (same choice of pair, same merge step, same fuel) wit
 place of `rankOf`, and `checkRanksBy`, `recoverMergeBy`, `rankShuffleBy` are `checkRanks`,
 `recoverMerge`, `rankShuffle` on top of it. Whenever `look` answers as `rankOf ranks` on every
 byte string, each equals the spec's (`checkRanksBy_eq`, `recoverMergeBy_eq`,
-`rankShuffleBy_eq`; the proofs follow the fuel of the loop, as `Bpe.Exec.RanksRecover` does).
+`rankShuffleBy_eq`; the proofs follow the fuel of the loop). `Bpe.Exec.RanksRecover` proves the
+compiled recovery equal to `recoverMergeBy (findTok s)` and gets the spec's from
+`recoverMergeBy_eq`.
 
 With the search tree of `Bpe.Ranks.Tree` as the lookup (`lookTree tree`, which answers as
 `rankOf ranks` once `checkRankTree ranks tree = true`, `lookTree_eq`), `checkRanksFast` is a
