@@ -38,9 +38,6 @@ noncomputable section
 
 namespace Bpe
 
-/-- The rank of a byte string, if it is a token. -/
-def rankOf (ranks : Ranks) (bytes : Bytes) : Option Nat := ranks.lookup bytes
-
 /-! ## tiktoken's merge loop -/
 
 /-- The rank of every adjacent pair of parts: entry `i` is the rank of
@@ -216,8 +213,7 @@ theorem bestPairIndex_none_eq (ranks : Ranks) :
   | start, a :: b :: rest => by
     have ih := bestPairIndex_none_eq ranks (start + 1) (b :: rest)
     rw [bestPairIndex, ih, allowedRank_none, pairRanks_cons_cons]
-    simp only [rankOf]
-    cases ranks.lookup (a ++ b) with
+    cases rankOf ranks (a ++ b) with
     | none =>
       cases h : lowestRank (pairRanks ranks (b :: rest)) with
       | none => simp [lowestRank, h]

@@ -88,7 +88,7 @@ theorem nodup_keys_of_lookup : ∀ ranks : Ranks, (ranks.map Prod.snd).Nodup →
       intro e he het
       have h1 := hl e (List.mem_cons_of_mem _ he)
       rw [het] at h1
-      simp only [rankOf, List.lookup_cons_self, Option.some.injEq] at h1
+      rw [rankOf_cons, if_pos rfl, Option.some.injEq] at h1
       exact hnd'.1 (List.mem_map.mpr ⟨e, he, h1.symm⟩)
     refine ⟨?_, nodup_keys_of_lookup rest hnd'.2 ?_⟩
     · intro hmem
@@ -96,8 +96,7 @@ theorem nodup_keys_of_lookup : ∀ ranks : Ranks, (ranks.map Prod.snd).Nodup →
       exact hne e he het
     · intro e he
       have h1 := hl e (List.mem_cons_of_mem _ he)
-      simp only [rankOf] at h1 ⊢
-      rwa [lookup_cons_ne _ _ (hne e he)] at h1
+      rwa [rankOf_cons, if_neg (hne e he)] at h1
 
 /-- **Soundness of `checkRanks`**: a table that passes satisfies condition C. -/
 theorem checkRanks_sound (ranks : Ranks) (h : checkRanks ranks = true) : RanksOk ranks := by

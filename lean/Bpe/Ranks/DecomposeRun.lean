@@ -34,11 +34,11 @@ noncomputable section BestPair
 variable {ranks : Ranks} {maxRank : Option Nat}
 
 /-- An allowed rank is the rank, below the bound. -/
-theorem lookup_of_allowedRank {t : Bytes} {r : Nat} (h : allowedRank ranks maxRank t = some r) :
-    ranks.lookup t = some r ∧ ∀ m, maxRank = some m → r < m := by
+theorem rankOf_of_allowedRank {t : Bytes} {r : Nat} (h : allowedRank ranks maxRank t = some r) :
+    rankOf ranks t = some r ∧ ∀ m, maxRank = some m → r < m := by
   unfold allowedRank at h
   revert h
-  cases ranks.lookup t with
+  cases rankOf ranks t with
   | none => cases maxRank <;> simp
   | some r' =>
     cases maxRank with
@@ -50,7 +50,7 @@ theorem lookup_of_allowedRank {t : Bytes} {r : Nat} (h : allowedRank ranks maxRa
       · simp [hlt]
 
 /-- A rank is allowed, unless the bound is at most the rank. -/
-theorem allowedRank_of_lookup {t : Bytes} {r : Nat} (h : ranks.lookup t = some r) :
+theorem allowedRank_of_rankOf {t : Bytes} {r : Nat} (h : rankOf ranks t = some r) :
     allowedRank ranks maxRank t = some r ∨ ∃ m, maxRank = some m ∧ m ≤ r := by
   unfold allowedRank
   cases hm : maxRank with
@@ -234,16 +234,16 @@ theorem bestPairIndex_of_isBestPair (ranks : Ranks) (maxRank : Option Nat) (x y 
 theorem IsBestPair.unbounded {L : List Bytes} {x y : Bytes} {R : List Bytes} {s : Nat}
     (h : IsBestPair ranks maxRank L x y R s) : IsBestPair ranks none L x y R s := by
   obtain ⟨h1, h2, h3⟩ := h
-  have hs := lookup_of_allowedRank h1
+  have hs := rankOf_of_allowedRank h1
   refine ⟨by rw [allowedRank_none]; exact hs.1, ?_, ?_⟩
   · intro p hp s' hs'
     rw [allowedRank_none] at hs'
-    rcases allowedRank_of_lookup (maxRank := maxRank) hs' with h' | ⟨m, hm, hle⟩
+    rcases allowedRank_of_rankOf (maxRank := maxRank) hs' with h' | ⟨m, hm, hle⟩
     · exact h2 p hp s' h'
     · have := hs.2 m hm; omega
   · intro p hp s' hs'
     rw [allowedRank_none] at hs'
-    rcases allowedRank_of_lookup (maxRank := maxRank) hs' with h' | ⟨m, hm, hle⟩
+    rcases allowedRank_of_rankOf (maxRank := maxRank) hs' with h' | ⟨m, hm, hle⟩
     · exact h3 p hp s' h'
     · have := hs.2 m hm; omega
 
@@ -522,11 +522,11 @@ theorem exists_decomposeLoop_infix (ranks : Ranks) (maxRank : Option Nat) (w : B
 /-- **Every merge is a recorded decomposition** (under condition C): two adjacent parts of any
 state whose concatenation is a token of rank `s` are its decomposition below `s`. -/
 theorem decomposeToken_eq_pair
-    (hC : ∀ t r, ranks.lookup t = some r → 2 ≤ t.length →
+    (hC : ∀ t r, rankOf ranks t = some r → 2 ≤ t.length →
       (decomposeToken ranks t (some r)).length = 2)
     {w : Bytes} {n : Nat} {A C : List Bytes} {x y : Bytes} {s : Nat}
     (h : decomposeLoop ranks maxRank n (w.map fun c => [c]) = A ++ x :: y :: C)
-    (hs : ranks.lookup (x ++ y) = some s) :
+    (hs : rankOf ranks (x ++ y) = some s) :
     decomposeToken ranks (x ++ y) (some s) = [x, y] := by
   obtain ⟨k, hk⟩ := exists_decomposeLoop_infix ranks maxRank w n A [x, y] C
     (by rw [h]; simp)

@@ -40,14 +40,14 @@ def BlockInv (ranks : Ranks) (w : Bytes) (x y : Bytes) (r : Nat) (M : List Bytes
     (P : List Bytes) : Prop :=
   (∃ j, decomposeLoop ranks none j (w.map fun c => [c]) = P) ∧
   mergePair x y (x ++ y) P = M ∧
-  ∀ p ∈ adjacentPairs P, ∀ s, ranks.lookup (p.1 ++ p.2) = some s → r ≤ s
+  ∀ p ∈ adjacentPairs P, ∀ s, rankOf ranks (p.1 ++ p.2) = some s → r ≤ s
 
 theorem blockInv_stepParts
-    (hinj : ∀ t t' r, ranks.lookup t = some r → ranks.lookup t' = some r → t = t')
-    (hC : ∀ t r, ranks.lookup t = some r → 2 ≤ t.length →
+    (hinj : ∀ t t' r, rankOf ranks t = some r → rankOf ranks t' = some r → t = t')
+    (hC : ∀ t r, rankOf ranks t = some r → 2 ≤ t.length →
       (decomposeToken ranks t (some r)).length = 2)
     {w : Bytes} {x y : Bytes} {r : Nat} {M : List Bytes}
-    (hr : ranks.lookup (x ++ y) = some r) (hxy : decomposeToken ranks (x ++ y) (some r) = [x, y])
+    (hr : rankOf ranks (x ++ y) = some r) (hxy : decomposeToken ranks (x ++ y) (some r) = [x, y])
     (hx : 1 ≤ x.length) (hy : 1 ≤ y.length) {P : List Bytes} (h : BlockInv ranks w x y r M P) :
     BlockInv ranks w x y r M (stepParts ranks (some (r + 1)) P) := by
   obtain ⟨⟨j, hj⟩, hM, hge⟩ := h
@@ -57,11 +57,11 @@ theorem blockInv_stepParts
     obtain ⟨i, s⟩ := q
     obtain ⟨L, x', y', R, rfl, -, hbest⟩ :=
       bestPairIndex_eq_some_split ranks (some (r + 1)) 0 _ i s hb
-    have hs := lookup_of_allowedRank hbest.1
+    have hs := rankOf_of_allowedRank hbest.1
     have hrs : r ≤ s := hge (x', y') (mem_adjacentPairs_of_split L R x' y') s hs.1
     have hsr : s < r + 1 := hs.2 (r + 1) rfl
     have hseq : s = r := by omega
-    have hs1 : ranks.lookup (x' ++ y') = some r := hseq ▸ hs.1
+    have hs1 : rankOf ranks (x' ++ y') = some r := hseq ▸ hs.1
     have heq : x' ++ y' = x ++ y := hinj _ _ _ hs1 hr
     have hdec : decomposeToken ranks (x' ++ y') (some r) = [x', y'] :=
       decomposeToken_eq_pair hC hj hs1
@@ -74,7 +74,7 @@ theorem blockInv_stepParts
     have hty : x ++ y ≠ y := fun h => by
       have := congrArg List.length h; simp only [List.length_append] at this; omega
     have hal : allowedRank ranks (some (r + 1)) (x ++ y) = some r := by
-      rcases allowedRank_of_lookup (maxRank := some (r + 1)) hr with h' | ⟨m, hm', hle⟩
+      rcases allowedRank_of_rankOf (maxRank := some (r + 1)) hr with h' | ⟨m, hm', hle⟩
       · exact h'
       · cases hm'; omega
     have hnot : (x, y) ∉ adjacentPairs (L ++ [x]) := by
@@ -86,7 +86,7 @@ theorem blockInv_stepParts
       rw [decomposeLoop_succ_step', hj, stepParts_of_isBestPair hbest.unbounded]
     -- a pair containing the new token has a rank above `r`
     have hnew : ∀ p ∈ adjacentPairs (L ++ (x ++ y) :: R), (p.1 = x ++ y ∨ p.2 = x ++ y) →
-        ∀ s', ranks.lookup (p.1 ++ p.2) = some s' → r ≤ s' := by
+        ∀ s', rankOf ranks (p.1 ++ p.2) = some s' → r ≤ s' := by
       intro p hp ht s' hs'
       obtain ⟨A, C, hAC⟩ := exists_split_of_mem_adjacentPairs hp
       rw [← hiter] at hAC
@@ -98,7 +98,7 @@ theorem blockInv_stepParts
       have hmem : x ++ y ∈ [p.1, p.2] := by rcases ht with ht | ht <;> simp [ht]
       rcases hok (x ++ y) hmem with h1 | ⟨-, r', hr'⟩
       · simp only [List.length_append] at h1; omega
-      · obtain ⟨h1, h2⟩ := lookup_of_allowedRank hr'
+      · obtain ⟨h1, h2⟩ := rankOf_of_allowedRank hr'
         rw [hr] at h1
         cases h1
         exact Nat.le_of_lt (h2 s' rfl)
@@ -119,15 +119,15 @@ theorem blockInv_stepParts
 leftmost lowest pair is `x, y`, the run reaches the seed's merge of every occurrence of
 `x, y`. -/
 theorem exists_decomposeLoop_mergePair
-    (hinj : ∀ t t' r, ranks.lookup t = some r → ranks.lookup t' = some r → t = t')
-    (hC : ∀ t r, ranks.lookup t = some r → 2 ≤ t.length →
+    (hinj : ∀ t t' r, rankOf ranks t = some r → rankOf ranks t' = some r → t = t')
+    (hC : ∀ t r, rankOf ranks t = some r → 2 ≤ t.length →
       (decomposeToken ranks t (some r)).length = 2)
     {w : Bytes} {k : Nat} {L : List Bytes} {x y : Bytes} {R : List Bytes} {r : Nat}
     (hQ : decomposeLoop ranks none k (w.map fun c => [c]) = L ++ x :: y :: R)
     (hbest : IsBestPair ranks none L x y R r) :
     ∃ k', decomposeLoop ranks none k' (w.map fun c => [c]) =
       mergePair x y (x ++ y) (L ++ x :: y :: R) := by
-  have hr : ranks.lookup (x ++ y) = some r := by rw [← allowedRank_none]; exact hbest.1
+  have hr : rankOf ranks (x ++ y) = some r := by rw [← allowedRank_none]; exact hbest.1
   have hxy := decomposeToken_eq_pair hC hQ hr
   have hok := partsOk_decomposeLoop (partsOk_singles ranks none w) k
   rw [hQ] at hok
@@ -154,7 +154,7 @@ theorem exists_decomposeLoop_mergePair
     intro hm
     have h0 : allowedRank ranks (some (r + 1)) (x ++ y) = none :=
       allowedRank_eq_none_of_bestPairIndex ranks (some (r + 1)) 0 _ hnone (x, y) hm
-    rcases allowedRank_of_lookup (maxRank := some (r + 1)) hr with h' | ⟨m, hm', hle⟩
+    rcases allowedRank_of_rankOf (maxRank := some (r + 1)) hr with h' | ⟨m, hm', hle⟩
     · rw [h0] at h'; cases h'
     · cases hm'; omega
   rw [mergePair_of_not_mem x y (x ++ y) _ hnot] at hM
@@ -190,11 +190,11 @@ variable {ranks : Ranks}
 def rankOrZero (ranks : Ranks) (t : Bytes) : Nat := (rankOf ranks t).getD 0
 
 theorem RanksOk.inj (h : RanksOk ranks) :
-    ∀ t t' r, ranks.lookup t = some r → ranks.lookup t' = some r → t = t' :=
+    ∀ t t' r, rankOf ranks t = some r → rankOf ranks t' = some r → t = t' :=
   fun _ _ _ ht ht' => h.rankOf_inj ht ht'
 
 theorem RanksOk.twoParts (h : RanksOk ranks) :
-    ∀ t r, ranks.lookup t = some r → 2 ≤ t.length →
+    ∀ t r, rankOf ranks t = some r → 2 ≤ t.length →
       (decomposeToken ranks t (some r)).length = 2 :=
   fun t r ht hl => h.two_parts t r (mem_of_lookup_eq_some ht) hl
 
@@ -203,9 +203,9 @@ theorem RanksOk.twoParts (h : RanksOk ranks) :
 /-- A recovered merge comes from a token and its two-part decomposition. -/
 theorem recoverMerges_lookup_some (h : RanksOk ranks) {a b i : Nat}
     (hl : (recoverMerges ranks).lookup (a, b) = some i) :
-    ∃ p0 p1, ranks.lookup (p0 ++ p1) = some i ∧
+    ∃ p0 p1, rankOf ranks (p0 ++ p1) = some i ∧
       decomposeToken ranks (p0 ++ p1) (some i) = [p0, p1] ∧
-      ranks.lookup p0 = some a ∧ ranks.lookup p1 = some b := by
+      rankOf ranks p0 = some a ∧ rankOf ranks p1 = some b := by
   have hm := mem_of_lookup_eq_some hl
   unfold recoverMerges at hm
   obtain ⟨e, he, hre⟩ := List.mem_filterMap.mp hm
@@ -227,15 +227,15 @@ theorem recoverMerges_lookup_some (h : RanksOk ranks) {a b i : Nat}
 
 /-- Every token's two-part decomposition is a recovered merge. -/
 theorem recoverMerges_lookup_of (h : RanksOk ranks) {p0 p1 : Bytes} {a b i : Nat}
-    (ht : ranks.lookup (p0 ++ p1) = some i)
+    (ht : rankOf ranks (p0 ++ p1) = some i)
     (hd : decomposeToken ranks (p0 ++ p1) (some i) = [p0, p1])
-    (ha : ranks.lookup p0 = some a) (hb : ranks.lookup p1 = some b) :
+    (ha : rankOf ranks p0 = some a) (hb : rankOf ranks p1 = some b) :
     (recoverMerges ranks).lookup (a, b) = some i := by
   have hmem : ((a, b), i) ∈ recoverMerges ranks := by
     unfold recoverMerges
     refine List.mem_filterMap.mpr ⟨(p0 ++ p1, i), mem_of_lookup_eq_some ht, ?_⟩
     unfold recoverMerge
-    simp only [hd, rankOf, ha, hb]
+    simp only [hd, ha, hb]
   have hsome : ((recoverMerges ranks).lookup (a, b)).isSome :=
     List.lookup_isSome_iff.mpr ⟨_, hmem, by simp⟩
   obtain ⟨i', hi'⟩ := Option.isSome_iff_exists.mp hsome
@@ -248,13 +248,13 @@ theorem recoverMerges_lookup_of (h : RanksOk ranks) {p0 p1 : Bytes} {a b i : Nat
 
 /-! ## Ids of the parts of a run -/
 
-theorem lookup_rankOrZero_of_run (h : RanksOk ranks) {w : Bytes} {k : Nat} {Q : List Bytes}
+theorem rankOf_rankOrZero_of_run (h : RanksOk ranks) {w : Bytes} {k : Nat} {Q : List Bytes}
     (hk : decomposeLoop ranks none k (w.map fun c => [c]) = Q) :
-    ∀ p ∈ Q, ranks.lookup p = some (rankOrZero ranks p) := by
+    ∀ p ∈ Q, rankOf ranks p = some (rankOrZero ranks p) := by
   intro p hp
   have hok := partsOk_decomposeLoop (partsOk_singles ranks none w) k
   rw [hk] at hok
-  have hex : ∃ r, ranks.lookup p = some r := by
+  have hex : ∃ r, rankOf ranks p = some r := by
     rcases hok p hp with h1 | ⟨-, r, hr⟩
     · rcases p with _ | ⟨c, _ | ⟨c2, p⟩⟩
       · simp at h1
@@ -263,7 +263,7 @@ theorem lookup_rankOrZero_of_run (h : RanksOk ranks) {w : Bytes} {k : Nat} {Q : 
       · simp at h1
     · exact ⟨r, by rw [← allowedRank_none]; exact hr⟩
   obtain ⟨r, hr⟩ := hex
-  simp [rankOrZero, rankOf, hr]
+  simp [rankOrZero, hr]
 
 theorem mem_of_mem_adjacentPairs {α : Type} {x y : α} {l : List α} (h : (x, y) ∈ adjacentPairs l) :
     x ∈ l ∧ y ∈ l := by
@@ -304,7 +304,7 @@ theorem encodeLoop_eq (h : RanksOk ranks) (w : Bytes) :
     rw [decomposeToken_eq_of_run hk (by simp [bestPairIndex])]
     rfl
   | fuel + 1, Q, ⟨k, hk⟩, hlen => by
-    have hranked := lookup_rankOrZero_of_run h hk
+    have hranked := rankOf_rankOrZero_of_run h hk
     cases hb : bestPairIndex ranks none 0 Q with
     | none =>
       rw [decomposeToken_eq_of_run hk hb]
@@ -332,7 +332,7 @@ theorem encodeLoop_eq (h : RanksOk ranks) (w : Bytes) :
       obtain ⟨i0, r⟩ := q
       obtain ⟨L, x, y, R, hQ, -, hbest⟩ := bestPairIndex_eq_some_split ranks none 0 Q i0 r hb
       subst hQ
-      have hr : ranks.lookup (x ++ y) = some r := by
+      have hr : rankOf ranks (x ++ y) = some r := by
         rw [← allowedRank_none]; exact hbest.1
       have hxy : decomposeToken ranks (x ++ y) (some r) = [x, y] :=
         decomposeToken_eq_pair h.twoParts hk hr
@@ -370,11 +370,11 @@ theorem encodeLoop_eq (h : RanksOk ranks) (w : Bytes) :
           simp only [List.cons.injEq, and_true] at hd
           obtain ⟨h1, h2⟩ := hd
           rw [hir, ← h1, ← h2]
-      have hinj : ∀ a ∈ L ++ x :: y :: R, ∀ z, ranks.lookup z = some (rankOrZero ranks z) →
+      have hinj : ∀ a ∈ L ++ x :: y :: R, ∀ z, rankOf ranks z = some (rankOrZero ranks z) →
           rankOrZero ranks a = rankOrZero ranks z → a = z := by
         intro a ha z hz e
         exact h.rankOf_inj (r := rankOrZero ranks z) (by rw [← e]; exact hranked a ha) hz
-      have hrt : rankOrZero ranks (x ++ y) = r := by simp [rankOrZero, rankOf, hr]
+      have hrt : rankOrZero ranks (x ++ y) = r := by simp [rankOrZero, hr]
       have hmerge := merge_map (rankOrZero ranks) x y (x ++ y) (L ++ x :: y :: R)
         (fun a ha e => hinj a ha x hrx e) (fun a ha e => hinj a ha y hry e)
       rw [hrt] at hmerge
@@ -388,7 +388,7 @@ theorem encodeLoop_eq (h : RanksOk ranks) (w : Bytes) :
 
 /-- Under `RanksOk`, tiktoken's run on a token ends with that one token. -/
 theorem decomposeToken_self (h : RanksOk ranks) {t : Bytes} {r : Nat}
-    (ht : ranks.lookup t = some r) : decomposeToken ranks t none = [t] := by
+    (ht : rankOf ranks t = some r) : decomposeToken ranks t none = [t] := by
   have hne : t ≠ [] := h.nonempty t r (mem_of_lookup_eq_some ht)
   have hterm : bestPairIndex ranks none 0 [t] = none := by simp [bestPairIndex]
   have hflat : ∀ k, (decomposeLoop ranks none k (t.map fun c => [c])).flatten = t := by
@@ -475,7 +475,7 @@ theorem encodeChunk_eq_encodePieceRanks (h : RanksOk ranks) (chunk : Bytes) :
     intro p hp
     have hk : decomposeLoop ranks none chunk.length (chunk.map fun c => [c]) =
         decomposeToken ranks chunk none := rfl
-    exact lookup_rankOrZero_of_run h hk p hp
+    exact rankOf_rankOrZero_of_run h hk p hp
 
 /-- **Corollary**: for any pre-tokenizer, the seed's `encodeWith` on the recovered tables
 returns exactly tiktoken's ids for the whole string. -/

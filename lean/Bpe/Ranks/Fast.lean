@@ -9,10 +9,12 @@ public import Bpe.Ranks.Tree
 `checkRanks`, `recoverMerge` and `rankShuffle` look byte strings up with `rankOf` (a walk along
 the table). Here the same functions take the lookup as a parameter `look`: `decomposeTokenBy`
 is `decomposeToken`'s loop (same choice of pair, same merge step, same fuel) with `look` in
-place of `List.lookup`, and `checkRanksBy`, `recoverMergeBy`, `rankShuffleBy` are `checkRanks`,
+place of `rankOf`, and `checkRanksBy`, `recoverMergeBy`, `rankShuffleBy` are `checkRanks`,
 `recoverMerge`, `rankShuffle` on top of it. Whenever `look` answers as `rankOf ranks` on every
 byte string, each equals the spec's (`checkRanksBy_eq`, `recoverMergeBy_eq`,
-`rankShuffleBy_eq`; the proofs follow the fuel of the loop, as `Bpe.Exec.RanksRecover` does).
+`rankShuffleBy_eq`; the proofs follow the fuel of the loop). `Bpe.Exec.RanksRecover` proves the
+compiled recovery equal to `recoverMergeBy (findTok s)` and gets the spec's from
+`recoverMergeBy_eq`.
 
 With the search tree of `Bpe.Ranks.Tree` as the lookup (`lookTree tree`, which answers as
 `rankOf ranks` once `checkRankTree ranks tree = true`, `lookTree_eq`), `checkRanksFast` is a
@@ -65,8 +67,7 @@ theorem allowedRankBy_eq (hl : ∀ t, look t = rankOf ranks t) (m : Nat) (t : By
     allowedRankBy look m t = allowedRank ranks (some m) t := by
   unfold allowedRankBy allowedRank
   rw [hl]
-  simp only [rankOf]
-  cases ranks.lookup t <;> rfl
+  cases rankOf ranks t <;> rfl
 
 theorem bestPairIndexBy_eq (hl : ∀ t, look t = rankOf ranks t) (m : Nat) :
     ∀ (i : Nat) (parts : List Bytes),

@@ -259,12 +259,13 @@ theorem lookup_keyedRanks (t : Bytes) : ∀ ranks : Ranks,
   | [] => rfl
   | (s, r) :: ranks => by
     have ih := lookup_keyedRanks t ranks
-    simp only [keyedRanks, rankOf, List.map_cons] at ih ⊢
+    simp only [keyedRanks, List.map_cons] at ih ⊢
+    rw [rankOf_cons]
     by_cases h : t = s
     · subst h
-      rw [List.lookup_cons_self, List.lookup_cons_self]
+      rw [List.lookup_cons_self, if_pos rfl]
     · rw [lookup_cons_ne (k := keyOf s) (i := keyOf t) r _ (fun hk => h (keyOf_inj hk)),
-        lookup_cons_ne (k := s) (i := t) r ranks h, ih]
+        if_neg h, ih]
 
 /-- **The tree answers as the table**: if `checkRankTree ranks tree = true`, looking a byte
 string up in `tree` gives its rank in `ranks` (`none` if it has none). -/

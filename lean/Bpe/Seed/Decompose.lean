@@ -5,6 +5,7 @@ public import Bpe.Seed.Classify
 /-!
 # Token decomposition (seed part 4) and Lemma 3
 
+`rankOf ranks t` is the rank of the byte string `t` (the first entry with those bytes).
 `decomposeToken ranks token maxRank` splits `token` into single bytes and repeatedly merges
 the adjacent pair whose concatenation has the lowest rank below `maxRank` (leftmost on ties),
 as minbpe does to recover the merge tree of a tiktoken vocabulary. The loop runs on a fuel
@@ -26,9 +27,24 @@ namespace Bpe
 /-- tiktoken's mergeable ranks: byte string ↦ rank. -/
 abbrev Ranks := List (Bytes × Nat)
 
+/-- The rank of a byte string, if it is a token. -/
+def rankOf (ranks : Ranks) (bytes : Bytes) : Option Nat := ranks.lookup bytes
+
+@[simp] theorem rankOf_nil (bytes : Bytes) : rankOf [] bytes = none := rfl
+
+@[simp] theorem rankOf_cons (t : Bytes) (r : Nat) (ranks : Ranks) (bytes : Bytes) :
+    rankOf ((t, r) :: ranks) bytes = if bytes = t then some r else rankOf ranks bytes := by
+  by_cases h : bytes = t
+  · subst h
+    rw [if_pos rfl]
+    exact List.lookup_cons_self
+  · have hne : (bytes == t) = false := by simpa using h
+    rw [if_neg h]
+    simp [rankOf, List.lookup, hne]
+
 /-- The rank of `t` if it has one below `maxRank` (`none` = no bound). -/
 def allowedRank (ranks : Ranks) (maxRank : Option Nat) (t : Bytes) : Option Nat :=
-  match ranks.lookup t, maxRank with
+  match rankOf ranks t, maxRank with
   | some r, some m => if r < m then some r else none
   | r, none => r
   | none, _ => none
@@ -87,8 +103,8 @@ theorem flatten_decomposeToken (ranks : Ranks) (token : Bytes) (maxRank : Option
   | cons b bs ih => simp [ih]
 
 @[simp] theorem allowedRank_none (ranks : Ranks) (t : Bytes) :
-    allowedRank ranks none t = ranks.lookup t := by
-  unfold allowedRank; cases ranks.lookup t <;> rfl
+    allowedRank ranks none t = rankOf ranks t := by
+  unfold allowedRank; cases rankOf ranks t <;> rfl
 
 /-- Where `bestPairIndex` points: a pair inside the list (positions counted from `start`). -/
 theorem bestPairIndex_bounds (ranks : Ranks) (maxRank : Option Nat) :

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from ..seed.decompose import decompose_token, merge_at
+# ``rank_of`` (Lean ``rankOf``) lives next to ``Ranks`` in ``seed.decompose``; it stays importable
+# from here.
+from ..seed.decompose import decompose_token, merge_at, rank_of
 from ..seed.utf8 import string_bytes
 
 RankTable = Mapping[bytes, int]
-
-
-def rank_of(ranks: RankTable, data: bytes) -> int | None:
-    """The rank of a byte string, if it is a token.  Lean: ``Bpe.Ranks.Basic.rankOf``."""
-    return ranks.get(data)
 
 
 def pair_ranks(ranks: RankTable, parts: Sequence[bytes]) -> list[int | None]:

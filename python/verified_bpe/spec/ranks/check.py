@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..seed.decompose import decompose_token
-from .basic import rank_of
+from ..seed.decompose import decompose_token, rank_of
 
 RankEntries = Sequence[tuple[bytes, int]]
 

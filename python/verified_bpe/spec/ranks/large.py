@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from ..seed.decompose import rank_of
 from ..seed.utf8 import string_bytes
-from .basic import RankTable, byte_pair_merge, rank_of
+from .basic import RankTable, byte_pair_merge
 
 State = list[tuple[int, bytes]]
 Heap = list[tuple[int, int]]

@@ -11,12 +11,17 @@ from collections.abc import Mapping, Sequence
 from ...errors import MalformedVocabError
 
 
+def rank_of(ranks: Mapping[bytes, int], data: bytes) -> int | None:
+    """The rank of a byte string, if it is a token.  Lean: ``Bpe.Seed.Decompose.rankOf``."""
+    return ranks.get(data)
+
+
 def allowed_rank(ranks: Mapping[bytes, int], max_rank: int | None, t: bytes) -> int | None:
     """The rank of ``t`` if it has one below ``max_rank`` (``None`` = no bound).
 
     Lean: ``Bpe.Seed.Decompose.allowedRank``.
     """
-    r = ranks.get(t)
+    r = rank_of(ranks, t)
     if r is None:
         return None
     if max_rank is not None and not r < max_rank:
