@@ -6,12 +6,12 @@ facts ``encodeCl100k merges shuffle "<text>" = [ids] := by decide +kernel`` (``e
 for o200k_base): the spec's encoder with the encoding's own Unicode pre-tokenizer
 (``Bpe.preTokenizeCl100k`` / ``Bpe.preTokenizeO200k``, ``lean/Bpe/Unicode/``, proven to
 partition every byte string) over the text's UTF-8 bytes. The texts are ASCII strings that hit
-every branch of the pattern, lines of real text, and short texts in several scripts (Latin with
-diacritics, Greek, Cyrillic, Hebrew, Arabic, Devanagari, Thai, CJK, Hangul, emoji, combining
-marks, Unicode spaces and numbers). The expected ids come from **tiktoken** run on the same
-truncated ranks with the encoding's own split pattern (tiktoken 0.14's ``pat_str``); the Python
-reference (:mod:`verified_bpe.spec.unicode.encoders`) must give the same ids before the file is
-written, else :class:`CrossCheckError`.
+every branch of the seed's pattern, lines of real text, and short texts in several scripts
+(Latin with diacritics, Greek, Cyrillic, Hebrew, Arabic, Devanagari, Thai, CJK, Hangul, emoji,
+combining marks, Unicode spaces and numbers). The expected ids come from **tiktoken** run on
+the same truncated ranks with the encoding's own split pattern (tiktoken 0.14's ``pat_str``);
+the Python reference (:mod:`verified_bpe.spec.unicode.encoders`) must give the same ids before
+the file is written, else :class:`CrossCheckError`.
 
 With ``ranks_ok`` the module proves condition C for the slice (``checkRanksFast``, lookups in a
 search tree) and, from it, the issue-14 corollaries and the roundtrip for every string
