@@ -23,8 +23,24 @@ REPO = Path(__file__).resolve().parents[1]
 
 #: facts per encoding in the Lean run: a small kernel slice; most of the cross-check volume is
 #: route 3 (tests/test_crosscheck_exec.py, compiled code on the full vocabularies)
-N_GENERATED = 30
-N_LINES = 10
+#: (kernel cost per fact and what the counts were chosen for: docs/crosscheck.md)
+N_GENERATED = 20
+N_LINES = 6
+#: short texts in several scripts (all of `cc.UNICODE_TEXTS`) and random Unicode strings
+N_UNICODE = len(cc.UNICODE_TEXTS)
+N_RANDOM = 4
+
+
+def _ci_texts() -> list[str]:
+    return cc.default_texts(N_GENERATED, N_LINES, N_UNICODE, N_RANDOM)
+
+
+def _tiktoken_pattern(name: str, monkeypatch) -> str:
+    """The encoding's ``pat_str`` as tiktoken_ext/openai_public.py builds it (no download)."""
+    import tiktoken_ext.openai_public as openai_public
+
+    monkeypatch.setattr(openai_public, "load_tiktoken_bpe", lambda *a, **kw: {})
+    return getattr(openai_public, name)()["pat_str"]
 
 
 def _alternatives(pattern: str) -> list[str]:
@@ -67,11 +83,37 @@ def test_generated_strings_hit_every_branch_of_the_regex():
 
 
 def test_lean_string_literals_match_python():
-    # Lean's escapes \n \t \r \\ \" \xHH are Python's too: parse the literal back
-    for text in cc.covering_ascii_strings(200, seed=3) + ["a\"b\\c", "\x00\x7f"]:
+    # Lean's escapes \n \t \r \\ \" \xHH \uHHHH are Python's too: parse the literal back
+    texts = cc.covering_ascii_strings(200, seed=3) + ["a\"b\\c", "\x00\x7f"]
+    texts += cc.unicode_texts(1000) + cc.random_texts(200, seed=3)
+    for text in texts:
         literal = cc.lean_string(text)
         assert literal.startswith('"') and literal.endswith('"')
         assert eval(literal) == text  # noqa: S307 - a string literal we produced
+        assert literal.isprintable()  # invisible code points are escaped
+
+
+@pytest.mark.parametrize("name", cc.ENCODINGS)
+def test_ci_texts_hit_every_branch_of_the_encodings_pattern(name, monkeypatch):
+    """Every alternative of the encoding's own pattern (tiktoken's, read from tiktoken_ext)
+    produces a chunk of some fact text, and the texts go beyond ASCII: several scripts, emoji
+    and combining marks (the `regex` module's groups and Unicode data are the oracle)."""
+    import unicodedata
+
+    pattern = _tiktoken_pattern(name, monkeypatch)
+    alts = _alternatives(pattern)
+    assert len(alts) == (8 if name == "cl100k_base" else 7)
+    grouped = regex.compile("|".join(f"({a})" for a in alts))
+    texts = _ci_texts()
+    hit = {m.lastindex for text in texts for m in grouped.finditer(text)}
+    assert hit == set(range(1, len(alts) + 1))
+    chars = "".join(texts)
+    for script in ("CYRILLIC", "GREEK", "HEBREW", "ARABIC", "DEVANAGARI", "THAI", "CJK",
+                   "HIRAGANA", "HANGUL"):
+        assert any(unicodedata.name(c, "").startswith(script) for c in chars), script
+    assert any(ord(c) >= 0x1F300 for c in chars)  # emoji
+    assert any(unicodedata.category(c) == "Mn" for c in chars)  # combining marks
+    assert any(unicodedata.category(c) == "Lt" for c in chars)  # title case (o200k's U)
 
 
 def test_python_and_tiktoken_disagreement_is_refused(monkeypatch):
@@ -92,15 +134,20 @@ def test_python_and_tiktoken_disagreement_is_refused(monkeypatch):
 
 
 @pytest.mark.parametrize("name", cc.ENCODINGS)
-def test_facts_agree_with_tiktoken_default_pattern_where_chunks_agree(name):
-    """The expected ids are tiktoken's (on the slice); for o200k they are the ids of the real
-    o200k pre-tokenizer, for cl100k of the seed's pattern."""
+def test_facts_are_tiktokens_ids_with_the_encodings_own_pattern(name, monkeypatch):
+    """The expected ids are those of a tiktoken Encoding built here from tiktoken_ext's pattern
+    and the slice's ranks, and the facts state the encoding's own encoder."""
+    import tiktoken
+
     sl = cc.load_slice(name, 1000)
-    facts = cc.make_facts(sl, cc.default_texts(40, 10))
-    enc = cc.oracle(sl)
-    assert all(list(f.ids) == enc.encode_ordinary(f.text) for f in facts)
-    if name == "o200k_base":
-        assert all("".join(f.chunks) == f.text for f in facts)
+    facts = cc.make_facts(sl, _ci_texts())
+    enc = tiktoken.Encoding(name="oracle", pat_str=_tiktoken_pattern(name, monkeypatch),
+                            mergeable_ranks=sl.ranks, special_tokens={})
+    assert [list(f.ids) for f in facts] == [enc.encode_ordinary(f.text) for f in facts]
+    encoder = "encodeCl100k" if name == "cl100k_base" else "encodeO200k"
+    source = cc.render_module(sl, facts, ranks_ok=True)
+    assert source.count(f"example : {encoder} merges shuffle ") == len(facts)
+    assert f"theorem roundtrip (s : String) :\n    decodeRanks ranks ({encoder} " in source
 
 
 _DEF = re.compile(r"^def (ranks|merges)(\d*) : \w+ :=\s*(.*?)\n\n", re.M | re.S)
@@ -278,7 +325,7 @@ def _lean_run(name: str):
     file."""
     runner, builder = _lean()
     sl = cc.load_slice(name, 1000)
-    facts = cc.make_facts(sl, cc.default_texts(N_GENERATED, N_LINES))
+    facts = cc.make_facts(sl, _ci_texts())
     source = cc.render_module(sl, facts, reduce_sample=3, ranks_ok=True)
     path = _write(source, f"{cc.MODULE_NAMES[name]}.lean")
     return facts, source, runner.check(path, [builder.out_dir])
@@ -296,13 +343,14 @@ def test_lean_kernel_agrees_with_tiktoken(name, tally):
     failed = sorted({lines[m.line] for m in result.errors if m.line in lines})
     report = [f"{facts[k].text!r}: tiktoken = Python = {list(facts[k].ids)}" for k in failed]
     assert result.ok, "\n".join(report) + "\n" + result.output[-3000:]
-    assert "wellFormed" in source and "theorem roundtrip" in source
+    assert "theorem roundtrip " in source
     assert "theorem ranksOk " in source and "theorem checkedFast " in source
     # Lean's own output (#reduce) for a sample, beside tiktoken's
     reduced = [eval(m) for m in REDUCED.findall(result.output)]  # noqa: S307 - id lists
     assert reduced == [list(f.ids) for f in facts[:3]], result.output[-3000:]
     tally(f"crosscheck {name}: facts checked by the Lean kernel", len(facts))
     tally(f"crosscheck {name}: Lean seconds", int(result.seconds))
+    tally(f"crosscheck {name}: Lean CPU seconds", int(result.cpu_seconds))
     tally(f"crosscheck {name}: Lean peak RSS MiB", result.peak_rss_kib // 1024)
 
 

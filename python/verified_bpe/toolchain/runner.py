@@ -51,6 +51,8 @@ class CheckResult:
     output: str = ""
     seconds: float = 0.0
     peak_rss_kib: int = 0
+    #: user + system CPU time of the Lean process (on a shared machine wall time overstates it)
+    cpu_seconds: float = 0.0
 
     @property
     def errors(self) -> list[Message]:
@@ -154,9 +156,10 @@ def _take_slot(lock_dir: Path, slots: int) -> tuple[int, IO[str]]:
         time.sleep(0.2)
 
 
-def _run_timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str, float, int]:
+def _run_timed(cmd: list[str], cwd: Path, env: dict[str, str]
+               ) -> tuple[int, str, float, int, float]:
     """Run ``cmd`` in a Lean slot; return (exit code, combined output, seconds running, peak
-    RSS of the process in KiB)."""
+    RSS of the process in KiB, CPU seconds of the process)."""
     with lean_slot():
         start = time.monotonic()
         proc = subprocess.Popen(
@@ -168,7 +171,8 @@ def _run_timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str
         _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     seconds = time.monotonic() - start
-    return proc.returncode, out.decode("utf-8", errors="replace"), seconds, usage.ru_maxrss
+    cpu = usage.ru_utime + usage.ru_stime
+    return proc.returncode, out.decode("utf-8", errors="replace"), seconds, usage.ru_maxrss, cpu
 
 
 class LeanRunner:
@@ -221,6 +225,6 @@ class LeanRunner:
         env["LEAN_PATH"] = os.pathsep.join(paths)
         # cwd must contain the source (Lean's rule); the wasm build drops a git-ignored
         # default.profraw there
-        code, raw, seconds, rss = _run_timed(cmd, self.repo, env)
+        code, raw, seconds, rss, cpu = _run_timed(cmd, self.repo, env)
         text = filter_noise(raw, source.read_text()) if self.route == "wasm" else raw
-        return CheckResult(code, parse_messages(text), text, seconds, rss)
+        return CheckResult(code, parse_messages(text), text, seconds, rss, cpu)

@@ -2,20 +2,24 @@
 
 Writes a Lean module holding a real vocabulary slice (the first ``n`` ranks of
 ``cl100k_base`` or ``o200k_base``; a truncated BPE rank table is itself a rank table) and
-facts ``encode merges shuffle "<text>" = [ids] := by decide +kernel``.  The expected ids come
-from **tiktoken** run on the same truncated ranks (``tiktoken.Encoding`` built from the
-slice); the Python reference (:mod:`verified_bpe.spec`) must give the same ids before the
-file is written, else :class:`CrossCheckError`.  The module also proves
-``checkWellFormed merges vocab shuffle = true`` by kernel evaluation (``vocab`` is the slice's
-vocabulary as ``build_vocab`` computes it) and derives the roundtrip theorem for the slice from
-``Bpe.ascii_bpe_roundtrip_of_check``.
+facts ``encodeCl100k merges shuffle "<text>" = [ids] := by decide +kernel`` (``encodeO200k``
+for o200k_base): the spec's encoder with the encoding's own Unicode pre-tokenizer
+(``Bpe.preTokenizeCl100k`` / ``Bpe.preTokenizeO200k``, ``lean/Bpe/Unicode/``, proven to
+partition every byte string) over the text's UTF-8 bytes. The texts are ASCII strings that hit
+every branch of the seed's pattern, lines of real text, and short texts in several scripts
+(Latin with diacritics, Greek, Cyrillic, Hebrew, Arabic, Devanagari, Thai, CJK, Hangul, emoji,
+combining marks, Unicode spaces and numbers). The expected ids come from **tiktoken** run on
+the same truncated ranks with the encoding's own split pattern (tiktoken 0.14's ``pat_str``);
+the Python reference (:mod:`verified_bpe.spec.unicode.encoders`) must give the same ids before
+the file is written, else :class:`CrossCheckError`.
 
-* cl100k_base: whole texts through the proven ASCII pre-tokenizer ``Bpe.encode``; tiktoken
-  runs with the seed's split pattern (:data:`~verified_bpe.engine.patterns.CL100K_PATTERN_ORIGINAL`;
-  tiktoken 0.14's pattern adds a ``\\s++$`` branch, see docs/python.md).
-* o200k_base: the o200k pre-tokenizer is not formalised in Lean, so each fact encodes the
-  chunks that o200k's regex produces (``(chunks.map stringBytes).flatMap (encodeChunk …)``)
-  and compares with tiktoken's ids for the whole text.
+With ``ranks_ok`` the module proves condition C for the slice (``checkRanksFast``, lookups in a
+search tree) and, from it, the issue-14 corollaries and the roundtrip for every string
+(``decodeRanks ranks (encodeCl100k merges shuffle s) = some s``, from
+``Bpe.decodeRanks_encodeRanksWith``). With ``well_formed`` it also proves
+``checkWellFormed merges vocab shuffle = true`` by kernel evaluation (the seed's checker;
+``vocab`` as ``build_vocab`` computes it) and the seed's ASCII roundtrip for the slice; off by
+default, it costs more kernel time than everything else together (docs/crosscheck.md).
 
 Run ``python -m verified_bpe.verify.crosscheck --help``; the test is
 ``tests/test_crosscheck_lean.py``.
@@ -27,30 +31,30 @@ import argparse
 import random
 import re
 import sys
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.patterns import (
-    CL100K_PATTERN_ORIGINAL,
-    O200K_PATTERN,
-    compile_pattern,
-    pre_tokenize_regex,
-    split_pattern,
-)
+from ..engine.patterns import PATTERNS
 from ..errors import BpeError
 from ..spec.ranks.check import check_ranks
 from ..spec.ranks.tree import RankTree, rank_tree
 from ..spec.seed import pretokenize as pt
 from ..spec.seed.decompose import recover_merges
-from ..spec.seed.encode import encode, encode_with
 from ..spec.seed.shuffle import byte_shuffle_from_ranks
 from ..spec.seed.well_formed import build_vocab
+from ..spec.unicode.encoders import encode_cl100k, encode_o200k
 from . import corpus
 
 ENCODINGS = ("cl100k_base", "o200k_base")
 #: Lean module name per encoding (file ``<out>/BpeCross/<name>.lean``).
 MODULE_NAMES = {"cl100k_base": "Cl100k", "o200k_base": "O200k"}
+#: The spec's encoder of each encoding (Lean name, Python mirror) and its pre-tokenizer.
+ENCODERS = {
+    "cl100k_base": ("encodeCl100k", encode_cl100k, "preTokenizeCl100k"),
+    "o200k_base": ("encodeO200k", encode_o200k, "preTokenizeO200k"),
+}
 #: The pre-tokenizer's branches in priority order, then the 1-byte fallback.
 BRANCHES = (*(m.__name__.removeprefix("match_") for m in pt.BRANCH_MATCHERS), "fallback")
 
@@ -61,11 +65,10 @@ class CrossCheckError(BpeError):
 
 @dataclass(frozen=True)
 class Fact:
-    """One text with tiktoken's ids; ``chunks`` is the regex split (o200k only)."""
+    """One text with tiktoken's ids."""
 
     text: str
     ids: tuple[int, ...]
-    chunks: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -98,13 +101,12 @@ def load_slice(name: str, n: int) -> Slice:
 
 
 def oracle(sl: Slice):  # -> tiktoken.Encoding
-    """tiktoken on the truncated ranks, with the split pattern the Lean facts use."""
+    """tiktoken on the truncated ranks, with the encoding's own split pattern."""
     import tiktoken
 
-    pattern = CL100K_PATTERN_ORIGINAL if sl.name == "cl100k_base" else O200K_PATTERN
     return tiktoken.Encoding(
         name=f"{sl.name}_first{sl.n}",
-        pat_str=pattern,
+        pat_str=PATTERNS[sl.name],
         mergeable_ranks=sl.ranks,
         special_tokens={},
     )
@@ -180,34 +182,70 @@ def real_lines(count: int, max_len: int = 48) -> list[str]:
     return lines
 
 
+#: Short texts beyond ASCII, one concern each: scripts, emoji (with a skin-tone modifier and a
+#: ZWJ sequence), combining marks, title-case and modifier letters (o200k's case classes),
+#: numbers outside ASCII (also above U+FFFF), Unicode spaces and line separators, contractions
+#: with non-ASCII neighbours and a whitespace run at the end (cl100k's ``\s++$``).
+UNICODE_TEXTS = (
+    "Größe naïve café",
+    "Привет, мир!",
+    "Γειά σου κόσμε",
+    "שלום עולם",
+    "مرحبا بالعالم",
+    "नमस्ते दुनिया",
+    "สวัสดีครับ",
+    "日本語のテキスト。",
+    "中文分词测试",
+    "한국어 텍스트",
+    "emoji 🙂👍🏽 ok!",
+    "👨\u200d👩\u200d👧 family",
+    "e\u0301 a\u0308 n\u0303",
+    "ǅungla ǈubav",
+    "ʰʲ modifier ᵃ",
+    "Ⅻ ½ ٣٤٥ 𝟙𝟚",
+    "a\u00a0b\u2003c\u3000d",
+    "line\u2028sep\u0085next\r\n",
+    "don’t DON'T ſ's Ünïcode's",
+    "HELLOWorld ÀÉÎou camelCase",
+    "x²+y² = z³ → ∞",
+    "end with spaces \u3000 ",
+)
+
+
+def unicode_texts(max_bytes: int = 40) -> list[str]:
+    """:data:`UNICODE_TEXTS` of at most ``max_bytes`` UTF-8 bytes (the kernel's cost grows with
+    the chunks' lengths, docs/crosscheck.md)."""
+    return [t for t in UNICODE_TEXTS if len(t.encode("utf-8")) <= max_bytes]
+
+
 # ------------------------------------------------------------------------------- facts
-def _o200k_chunks(data: bytes) -> list[bytes]:
-    return pre_tokenize_regex(data.decode("utf-8"), O200K_PATTERN)
-
-
 def make_facts(sl: Slice, texts: Sequence[str]) -> list[Fact]:
     """tiktoken's ids for every text; raise if the Python reference disagrees."""
     enc = oracle(sl)
+    mirror = ENCODERS[sl.name][1]
     facts = []
     for text in texts:
         ids = tuple(enc.encode_ordinary(text))
-        if sl.name == "cl100k_base":
-            mine = tuple(encode(sl.merges, sl.shuffle, text))
-            chunks = None
-        else:
-            mine = tuple(encode_with(_o200k_chunks, sl.merges, sl.shuffle, text))
-            chunks = tuple(split_pattern(compile_pattern(O200K_PATTERN), text))
+        mine = tuple(mirror(sl.merges, sl.shuffle, text))
         if mine != ids:
             raise CrossCheckError(
                 f"{sl.name}: {text!r}: Python {list(mine)} != tiktoken {list(ids)}"
             )
-        facts.append(Fact(text, ids, chunks))
+        facts.append(Fact(text, ids))
     return facts
 
 
 # ------------------------------------------------------------------------------- Lean
+def _invisible(c: str) -> bool:
+    """Control, format, separator (other than the space) and unassigned code points: written
+    as escapes so that the Lean file shows them."""
+    cat = unicodedata.category(c)
+    return cat[0] == "C" or (cat[0] == "Z" and c != " ")
+
+
 def lean_string(s: str) -> str:
-    """A Lean string literal for ``s``."""
+    """A Lean string literal for ``s`` (Lean's escapes ``\\xHH`` and ``\\uHHHH`` are
+    Python's)."""
     out = []
     for c in s:
         if c in '"\\':
@@ -218,8 +256,10 @@ def lean_string(s: str) -> str:
             out.append("\\t")
         elif c == "\r":
             out.append("\\r")
-        elif ord(c) < 32 or ord(c) == 127:
+        elif ord(c) < 256 and _invisible(c):
             out.append(f"\\x{ord(c):02x}")
+        elif ord(c) < 0x10000 and _invisible(c):
+            out.append(f"\\u{ord(c):04x}")
         else:
             out.append(c)
     return '"' + "".join(out) + '"'
@@ -241,11 +281,9 @@ def _wrap(items: list[str], indent: str = "  ", width: int = 96) -> str:
     return "\n".join(lines)
 
 
-def fact_lhs(fact: Fact) -> str:
-    if fact.chunks is None:
-        return f"encode merges shuffle {lean_string(fact.text)}"
-    chunks = "[" + ", ".join(lean_string(c) for c in fact.chunks) + "]"
-    return f"(({chunks} : List String).map stringBytes).flatMap (encodeChunk merges shuffle)"
+def fact_lhs(name: str, fact: Fact) -> str:
+    """``encodeCl100k merges shuffle "<text>"`` (``encodeO200k`` for o200k_base)."""
+    return f"{ENCODERS[name][0]} merges shuffle {lean_string(fact.text)}"
 
 
 #: marks the line of each fact, so that a failing line maps back to its text
@@ -316,10 +354,12 @@ def _tree_literal(tree: RankTree, indent: str) -> str:
             f"\n{inner}{_tree_literal(right, inner)})")
 
 
-def _ranks_section(n_blocks: int, ranges: list[str]) -> list[str]:
+def _ranks_section(name: str, n_blocks: int, ranges: list[str]) -> list[str]:
     """Condition C for the slice (`checkRanksFast`: lookups in the search tree `tree`, block
     by block) and its corollaries: the module's `merges` and `shuffle` are the tables recovered
-    from `ranks`, so the main theorem of issue 14 applies to them."""
+    from `ranks`, so the main theorem of issue 14 applies to them, and the encoding's encoder
+    round-trips on every string (`decodeRanks_encodeRanksWith`)."""
+    encoder, _, pre = ENCODERS[name]
     blocks = range(n_blocks)
     ranks_eq = _appended([f"ranks{k}" for k in blocks])
     look = "(lookTree tree)"
@@ -409,12 +449,21 @@ def _ranks_section(n_blocks: int, ranges: list[str]) -> list[str]:
         "    some (encode merges shuffle s) = encodeRanksWith preTokenizeAscii ranks s :=",
         "  encode_eq_of_checkRanks checked recoverMerges_eq rankShuffle_eq s",
         "",
+        f"/-- The roundtrip on this slice, for every string: `{encoder}`'s ids, decoded through",
+        "the rank table (tiktoken's decoder), give the string back. -/",
+        "theorem roundtrip (s : String) :",
+        f"    decodeRanks ranks ({encoder} merges shuffle s) = some s := by",
+        f"  have h := decodeRanks_encodeRanksWith ranksOk {pre} flatten_{pre} s",
+        "  -- `simp only` first: left to `exact`, the unifier evaluates the tables (17 s)",
+        "  simp only [← encodeWith_eq_ranks, Option.bind] at h",
+        "  exact h",
+        "",
     ]
     return out
 
 
 def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
-                  well_formed: bool = True, ranks_ok: bool = False, block: int = 25) -> str:
+                  well_formed: bool = False, ranks_ok: bool = False, block: int = 25) -> str:
     """The Lean source of the cross-check module for one slice.
 
     One kernel evaluation of the whole well-formedness check runs the offline Lean out of
@@ -432,7 +481,7 @@ def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
     else:
         blocks, m_blocks = [], _blocks(list(sl.merges.items()), block)
     merge_blocks = [[f"(({p0}, {p1}), {idx})" for (p0, p1), idx in blk] for blk in m_blocks]
-    vocab = build_vocab(sl.merges)
+    vocab = build_vocab(sl.merges) if well_formed else {}
     entries = [f"({i}, [{', '.join(map(str, vocab[i]))}])" for i in sorted(vocab)]
     out = [
         "module",
@@ -484,12 +533,17 @@ def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
         "def merges : Merges :=",
         _appended([f"merges{k}" for k in range(len(merge_blocks))], indent="  "),
         "",
-        "/-- The vocabulary (rank ↦ bytes, in the shuffled byte space: byte `b` is the rank of",
-        "the single-byte token `[b]`), as `buildVocab merges` computes it. -/",
-        "def vocab : Vocab := [",
-        _wrap(entries),
-        "]",
-        "",
+    ]
+    if well_formed:
+        out += [
+            "/-- The vocabulary (rank ↦ bytes, in the shuffled byte space: byte `b` is the rank",
+            "of the single-byte token `[b]`), as `buildVocab merges` computes it. -/",
+            "def vocab : Vocab := [",
+            _wrap(entries),
+            "]",
+            "",
+        ]
+    out += [
         "/-- Byte ↦ the rank of its single-byte token. -/",
         "def shuffleAt (n : Nat) : UInt8 :=",
         "  " + _shuffle_tree(sl.shuffle, 0, 256, "  "),
@@ -530,22 +584,22 @@ def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
             _wrap([f"base{k}" for k in range(n_r)] + [f"shuffle{k}" for k in range(n_r)]
                   + [f"merge{k}" for k in range(n_m)], indent="    ") + "]",
             "",
-            f"/-- The roundtrip theorem for this real vocabulary slice of `{sl.name}`. -/",
-            "theorem roundtrip (s : String) (hs : IsAsciiString s) :",
+            f"/-- The seed's roundtrip theorem for this real vocabulary slice of `{sl.name}`. -/",
+            "theorem roundtripAscii (s : String) (hs : IsAsciiString s) :",
             "    decode vocab (invertShuffle shuffle) (encode merges shuffle s) = some s :=",
             "  ascii_bpe_roundtrip_of_check merges vocab shuffle wellFormed s hs",
             "",
         ]
     if ranks_ok:
-        out += _ranks_section(len(blocks), ranges)
+        out += _ranks_section(sl.name, len(blocks), ranges)
     for k, fact in enumerate(facts):
         out.append(f"{FACT_MARK}{k}")
-        out.append(f"example : {fact_lhs(fact)} =")
+        out.append(f"example : {fact_lhs(sl.name, fact)} =")
         out.append(f"    {_ids(fact.ids)} := by decide +kernel")
     out.append("")
     for k, fact in enumerate(facts[:reduce_sample]):
         out.append(f"-- reduce {k}")
-        out.append(f"#reduce {fact_lhs(fact)}")
+        out.append(f"#reduce {fact_lhs(sl.name, fact)}")
     out += ["", f"end BpeCross.{mod}", ""]
     return "\n".join(out)
 
@@ -563,8 +617,30 @@ def fact_lines(source: str) -> dict[int, int]:
     return lines
 
 
-def default_texts(n_generated: int, n_lines: int, seed: int = 0) -> list[str]:
-    return covering_ascii_strings(n_generated, seed) + real_lines(n_lines)
+def random_texts(count: int, seed: int = 0, max_bytes: int = 40) -> list[str]:
+    """``count`` seeded random strings of code points from the ranges route 3 draws from
+    (:data:`verified_bpe.verify.exec_crosscheck.UNICODE_RANGES`), of at most ``max_bytes``
+    UTF-8 bytes each, without invisible code points above U+FFFF."""
+    from .exec_crosscheck import random_unicode
+
+    out: list[str] = []
+    k = 0
+    while len(out) < count:
+        text = random_unicode(1, seed=seed * 100_003 + k, max_len=12)[0]
+        k += 1
+        # Lean has no escape above U+FFFF: skip invisible code points there
+        visible = not any(ord(c) > 0xFFFF and _invisible(c) for c in text)
+        if len(text.encode("utf-8")) <= max_bytes and visible and text not in out:
+            out.append(text)
+    return out
+
+
+def default_texts(n_generated: int, n_lines: int, n_unicode: int = 0, n_random: int = 0,
+                  seed: int = 0) -> list[str]:
+    """Generated ASCII strings, lines of real text, the first ``n_unicode`` of
+    :func:`unicode_texts` and ``n_random`` random Unicode strings."""
+    return (covering_ascii_strings(n_generated, seed) + real_lines(n_lines)
+            + unicode_texts()[:n_unicode] + random_texts(n_random, seed))
 
 
 def write_module(out_dir: Path, sl: Slice, facts: Sequence[Fact], **kw) -> Path:
@@ -582,16 +658,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ranks", type=int, default=1000, help="slice size (default 1000)")
     ap.add_argument("--generated", type=int, default=150, help="generated ASCII strings")
     ap.add_argument("--lines", type=int, default=50, help="lines of real text")
+    ap.add_argument("--unicode", type=int, default=len(UNICODE_TEXTS),
+                    help="short texts in several scripts (default: all)")
+    ap.add_argument("--random", type=int, default=20, help="random Unicode strings")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--reduce", type=int, default=3, help="facts also shown by #reduce")
     ap.add_argument("--out", type=Path, default=Path(".cache/crosscheck"))
     ap.add_argument("--ranks-ok", action="store_true",
                     help="also prove condition C (checkRanksFast, lookups in a search tree) and "
-                         "the issue-14 corollaries for the slice (kernel cost: docs/crosscheck.md)")
+                         "the issue-14 corollaries and the roundtrip for the slice (kernel cost: "
+                         "docs/crosscheck.md)")
+    ap.add_argument("--well-formed", action="store_true",
+                    help="also prove the seed's checkWellFormed for the slice and its ASCII "
+                         "roundtrip (the most expensive part: docs/crosscheck.md)")
     args = ap.parse_args(argv)
     sl = load_slice(args.encoding, args.ranks)
-    facts = make_facts(sl, default_texts(args.generated, args.lines, args.seed))
-    path = write_module(args.out, sl, facts, reduce_sample=args.reduce, ranks_ok=args.ranks_ok)
+    texts = default_texts(args.generated, args.lines, args.unicode, args.random, args.seed)
+    facts = make_facts(sl, texts)
+    path = write_module(args.out, sl, facts, reduce_sample=args.reduce, ranks_ok=args.ranks_ok,
+                        well_formed=args.well_formed)
     print(f"{path}: {len(facts)} facts, {sl.n} ranks ({len(sl.merges)} merges)")
     return 0
 
