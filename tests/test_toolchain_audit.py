@@ -22,6 +22,11 @@ def test_headline_list_names_the_main_theorems():
     assert all(not n.startswith("#") for n in names)
 
 
+def test_end_to_end_theorem_is_listed_first():
+    """Issue 22, step 5: the statement that the encoder is tiktoken's comes first."""
+    assert headline_theorems(REPO)[0] == "Bpe.Regex.encodeCl100k_eq_tiktokenEncodeOrdinary"
+
+
 def test_parse_wasm_output():
     out = (
         '"AUDIT Bpe.t propext|axiom|Init.Core;Nat.lt_irrefl|axiom|Init.Prelude;"\n'

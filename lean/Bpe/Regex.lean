@@ -14,6 +14,7 @@ public import Bpe.Regex.Unicode
 public import Bpe.Regex.Cl100kClasses
 public import Bpe.Regex.Cl100kBranches
 public import Bpe.Regex.Cl100k
+public import Bpe.Regex.Tiktoken
 
 /-!
 # Regex semantics of the pre-tokenization patterns (issue 22, step 1)
@@ -43,6 +44,9 @@ public import Bpe.Regex.Cl100k
 * `Bpe.Regex.Cl100kBranches`: each alternative of `cl100kPattern` is the machine's branch.
 * `Bpe.Regex.Cl100k`: `preTokenizeCl100k_eq_findIter` (issue 22, step 3) over code points, its
   bridge from bytes, and the 1-unit fallback never fires (`Bpe.Cl100k.exists_branch_ne_zero`).
+* `Bpe.Regex.Tiktoken`: `tiktokenEncodeOrdinary` (tiktoken's `encode_ordinary`) and
+  `encodeCl100k_eq_tiktokenEncodeOrdinary` (issue 22, step 5): under `RanksOk`, the Lean
+  encoder returns tiktoken's ids for every string.
 
 What this layer proves: the counters of the two loops suffice (`Bpe.Regex.Fuel`), so
 `findIter` is the unbounded `find_iter`; the seed's ASCII pre-tokenizer is `findIter` of the

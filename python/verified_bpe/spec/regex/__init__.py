@@ -8,6 +8,8 @@ Lean module                 Python module
 ``Bpe.Regex.Print``         :mod:`.print`
 ``Bpe.Regex.Patterns``      :mod:`.patterns`
 ``Bpe.Regex.Ascii``         :mod:`.ascii`
+``Bpe.Regex.Unicode``       :mod:`.unicode`
+``Bpe.Regex.Tiktoken``      :mod:`.tiktoken`
 ==========================  =====================
 
 Code points are ``int``; a position is the suffix of the text still to be read, represented
