@@ -14,6 +14,9 @@ public import Bpe.Regex.Unicode
 public import Bpe.Regex.Cl100kClasses
 public import Bpe.Regex.Cl100kBranches
 public import Bpe.Regex.Cl100k
+public import Bpe.Regex.O200kClasses
+public import Bpe.Regex.O200kBranches
+public import Bpe.Regex.O200k
 
 /-!
 # Regex semantics of the pre-tokenization patterns (issue 22, step 1)
@@ -43,6 +46,9 @@ public import Bpe.Regex.Cl100k
 * `Bpe.Regex.Cl100kBranches`: each alternative of `cl100kPattern` is the machine's branch.
 * `Bpe.Regex.Cl100k`: `preTokenizeCl100k_eq_findIter` (issue 22, step 3) over code points, its
   bridge from bytes, and the 1-unit fallback never fires (`Bpe.Cl100k.exists_branch_ne_zero`).
+* `Bpe.Regex.O200kClasses`, `Bpe.Regex.O200kBranches`, `Bpe.Regex.O200k`: the same for
+  o200k_base (issue 22, step 4): `ReadsTablesO200k C`, one lemma per branch (the backtracking
+  of `U*W+` is `greedy_casedCore`), and `preTokenizeO200k_eq_findIter` with its bridges.
 
 What this layer proves: the counters of the two loops suffice (`Bpe.Regex.Fuel`), so
 `findIter` is the unbounded `find_iter`; the seed's ASCII pre-tokenizer is `findIter` of the
@@ -52,6 +58,6 @@ seed's pattern on every ASCII input (`Bpe.Regex.SeedAscii`); and the cl100k_base
 engine's is tested, not proved: the Python mirror (`verified_bpe.spec.regex`) is
 differential-tested against the `regex` module on 10^5 random patterns of the fragment
 (`tests/test_spec_regex.py`, which lists the intended differences), and
-`BpeTest.RegexExamples` evaluates cases in the kernel. The same theorem for o200k_base is the
-next step of issue 22.
+`BpeTest.RegexExamples` evaluates cases in the kernel. The same theorem holds for o200k_base
+(`Bpe.Regex.O200k`, issue 22, step 4).
 -/
