@@ -45,10 +45,8 @@ theorem casedCore_ne_zero {x : Nat} (hx : isLowerClass x = true) (t : List Nat) 
   cases hu : isUpperClass x
   · rw [casedCore_cons_of_not_upper hu]
     simp [hx]
-  · rw [casedCore_cons_of_upper hu]
-    split
-    · simp [hx]
-    · simp
+  · rw [casedCore_cons_of_upper hu, hx]
+    split <;> simp
 
 theorem upperCore_ne_zero {x : Nat} (hx : isUpperClass x = true) (t : List Nat) :
     upperCore (x :: t) ≠ 0 := by
