@@ -14,6 +14,9 @@ public import Bpe.Regex.Unicode
 public import Bpe.Regex.Cl100kClasses
 public import Bpe.Regex.Cl100kBranches
 public import Bpe.Regex.Cl100k
+public import Bpe.Regex.O200kClasses
+public import Bpe.Regex.O200kBranches
+public import Bpe.Regex.O200k
 public import Bpe.Regex.Tiktoken
 
 /-!
@@ -44,6 +47,9 @@ public import Bpe.Regex.Tiktoken
 * `Bpe.Regex.Cl100kBranches`: each alternative of `cl100kPattern` is the machine's branch.
 * `Bpe.Regex.Cl100k`: `preTokenizeCl100k_eq_findIter` (issue 22, step 3) over code points, its
   bridge from bytes, and the 1-unit fallback never fires (`Bpe.Cl100k.exists_branch_ne_zero`).
+* `Bpe.Regex.O200kClasses`, `Bpe.Regex.O200kBranches`, `Bpe.Regex.O200k`: the same for
+  o200k_base (issue 22, step 4): `ReadsTablesO200k C`, one lemma per branch (the backtracking
+  of `U*W+` is `greedy_casedCore`), and `preTokenizeO200k_eq_findIter` with its bridges.
 * `Bpe.Regex.Tiktoken`: `tiktokenEncodeOrdinary` (tiktoken's `encode_ordinary`) and
   `encodeCl100k_eq_tiktokenEncodeOrdinary` (issue 22, step 5): under `RanksOk`, the Lean
   encoder returns tiktoken's ids for every string.
@@ -56,6 +62,6 @@ seed's pattern on every ASCII input (`Bpe.Regex.SeedAscii`); and the cl100k_base
 engine's is tested, not proved: the Python mirror (`verified_bpe.spec.regex`) is
 differential-tested against the `regex` module on 10^5 random patterns of the fragment
 (`tests/test_spec_regex.py`, which lists the intended differences), and
-`BpeTest.RegexExamples` evaluates cases in the kernel. The same theorem for o200k_base is the
-next step of issue 22.
+`BpeTest.RegexExamples` evaluates cases in the kernel. The same theorem holds for o200k_base
+(`Bpe.Regex.O200k`, issue 22, step 4).
 -/

@@ -8,6 +8,7 @@ public import Bpe.Unicode.O200k
 public import Bpe.Unicode.Encoders
 public import Bpe.Unicode.CodePoints
 public import Bpe.Unicode.Utf8CodePoints
+public import Bpe.Unicode.LetterCover
 
 /-!
 # Layer 3: the Unicode pre-tokenizers of cl100k_base and o200k_base
@@ -18,5 +19,6 @@ splitting loop over UTF-8 units with its partition theorems for every chunk-leng
 every byte string is cut into nonempty chunks that concatenate back to it), and the two
 encoders with their roundtrip for every string (`Encoders`), and the splitting loop over code
 points with its bridge from bytes (`CodePoints`; on a string's bytes the decoded code points
-are the string's, `Utf8CodePoints`). Builds on `Bpe.Seed`.
+are the string's, `Utf8CodePoints`), and `\p{L}` of the tables is covered by the five letter
+categories (`LetterCover`). Builds on `Bpe.Seed`.
 -/

@@ -73,3 +73,18 @@ example : Bpe.CodePoint.preTokenizeCodePoints Bpe.Cl100k.nextChunkLen (cps "Ω�
     ["Ω", "≈ç", " √", " ", "1", "/", "2", " ", "½", "\r\n  "].map cps := by decide +kernel
 example : findIter unicodeClasses cl100kPattern (cps "Ω≈ç √ 1/2 ½\r\n  ") =
     ["Ω", "≈ç", " √", " ", "1", "/", "2", " ", "½", "\r\n  "].map cps := by decide +kernel
+
+-- o200k_base with the Unicode classes (the instance of `Bpe.Regex.preTokenizeO200k_eq_findIter`).
+-- regex: ["HTMLParser's", ' ABCdef'] (`U*W+` backs off from the `U` run `HTMLP` to `HTML`)
+example : findIter unicodeClasses o200kPattern (cps "HTMLParser's ABCdef") =
+    ["HTMLParser's", " ABCdef"].map cps := by decide +kernel
+
+-- regex: ["ÉTÉ'S", ' a', 'Bc', ' ǅx\u0301'] (`ǅ` is `Lt`: `U` only; U+0301 is `M`: `U` and `W`)
+example : findIter unicodeClasses o200kPattern (cps "ÉTÉ'S aBc ǅx\u0301") =
+    ["ÉTÉ'S", " a", "Bc", " ǅx\u0301"].map cps := by decide +kernel
+
+-- The machine agrees, as the theorem says: regex: ['123', '4', ' !?/\n\n', ' ', ' x']
+example : Bpe.CodePoint.preTokenizeCodePoints Bpe.O200k.nextChunkLen (cps "1234 !?/\n\n  x") =
+    ["123", "4", " !?/\n\n", " ", " x"].map cps := by decide +kernel
+example : findIter unicodeClasses o200kPattern (cps "1234 !?/\n\n  x") =
+    ["123", "4", " !?/\n\n", " ", " x"].map cps := by decide +kernel

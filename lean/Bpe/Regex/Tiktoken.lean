@@ -1,6 +1,7 @@
 module
 
 public import Bpe.Regex.Cl100k
+public import Bpe.Regex.O200k
 public import Bpe.Unicode.Encoders
 public import Bpe.Ranks.Equiv
 public import Bpe.Ranks.Large
@@ -21,8 +22,9 @@ any pre-tokenizer whose byte chunks of `stringBytes s` are the UTF-8 encodings o
 characters whose code points are `findIter`'s matches (the shape of
 `preTokenizeCl100k_stringBytes`), the seed's encoder with the merges and shuffle recovered
 from the ranks returns tiktoken's ids. `encodeCl100k_eq_tiktokenEncodeOrdinary` is its
-cl100k_base instance; the o200k_base instance is the same one line with
-`preTokenizeO200k_stringBytes` once that lemma exists.
+cl100k_base instance and `encodeO200k_eq_tiktokenEncodeOrdinary` its o200k_base instance, each
+one line from the machine's bridge from strings (`preTokenizeCl100k_stringBytes`,
+`preTokenizeO200k_stringBytes`).
 
 The route: a match's bytes are its characters' UTF-8 (`matchBytes_map_toNat`, since
 `Char.ofNat c.toNat = c`), so the pieces of `tiktokenEncodeOrdinary` are the pre-tokenizer's
@@ -107,5 +109,14 @@ theorem encodeCl100k_eq_tiktokenEncodeOrdinary {ranks : Ranks} (h : RanksOk rank
       tiktokenEncodeOrdinary unicodeClasses cl100kPattern ranks s :=
   encodeWith_eq_tiktokenEncodeOrdinary h unicodeClasses cl100kPattern preTokenizeCl100k s
     (preTokenizeCl100k_stringBytes s)
+
+/-- **o200k_base's encoder is tiktoken's `encode_ordinary`** (issue 22, step 5): the same
+statement for o200k_base's pattern and pre-tokenizer. -/
+theorem encodeO200k_eq_tiktokenEncodeOrdinary {ranks : Ranks} (h : RanksOk ranks)
+    (s : String) :
+    some (encodeO200k (recoverMerges ranks) (rankShuffle ranks) s) =
+      tiktokenEncodeOrdinary unicodeClasses o200kPattern ranks s :=
+  encodeWith_eq_tiktokenEncodeOrdinary h unicodeClasses o200kPattern preTokenizeO200k s
+    (preTokenizeO200k_stringBytes s)
 
 end Bpe.Regex
