@@ -13,19 +13,22 @@ import random
 from collections.abc import Sequence
 
 import pytest
-import regex
 from verified_bpe.patterns import CL100K_PATTERN
 
-from verified_bpe.spec.regex.match import char_holds, find_iter
+from regex_machines import (
+    check_kernel_example,
+    check_machine_is_regex,
+    check_unit_chunks_bridge,
+    random_text,
+)
+from verified_bpe.spec.regex.match import char_holds
 from verified_bpe.spec.regex.patterns import cl100k_pattern
 from verified_bpe.spec.regex.unicode import unicode_classes
 from verified_bpe.spec.unicode.cl100k import next_chunk_len, pre_tokenize_cl100k
 from verified_bpe.spec.unicode.code_points import (
     code_points,
-    pre_tokenize_code_points,
-    unit_chunks,
 )
-from verified_bpe.spec.unicode.pretokenize import fold_case, unit_code_point
+from verified_bpe.spec.unicode.pretokenize import fold_case
 
 CONTRACTION_LETTERS = "sdmtlvre"
 #: pieces that exercise every branch: contractions (with U+017F), letters of several scripts,
@@ -40,37 +43,18 @@ def _next(rest: Sequence[int]) -> int:
 
 
 def _random_text(rng: random.Random) -> str:
-    return "".join(rng.choice(WORDS) for _ in range(rng.randint(0, 10)))
+    return random_text(rng, WORDS)
 
 
 def test_find_iter_unicode_is_machine_and_regex() -> None:
     """``find_iter`` under the Unicode classes, the code-point machine and ``regex.findall``
     agree on 300 random texts."""
-    term = cl100k_pattern()
-    classes = unicode_classes()
-    rng = random.Random(22)
-    for _ in range(300):
-        text = _random_text(rng)
-        cps = [ord(c) for c in text]
-        expected = [[ord(c) for c in m] for m in regex.findall(CL100K_PATTERN, text)]
-        assert find_iter(classes, term, cps) == expected, text
-        assert pre_tokenize_code_points(_next, cps) == expected, text
+    check_machine_is_regex(cl100k_pattern(), CL100K_PATTERN, _next, WORDS, seed=22)
 
 
 def test_unit_chunks_bridge() -> None:
-    """The byte machine's chunks are its chunks of UTF-8 units flattened, and those units read
-    as code points are the code-point machine's chunks (valid UTF-8 or not)."""
-    rng = random.Random(3)
-    for _ in range(300):
-        data = rng.choice([
-            _random_text(rng).encode(),
-            bytes(rng.randrange(256) for _ in range(rng.randint(0, 12))),
-        ])
-        groups = unit_chunks(_next, data)
-        assert pre_tokenize_cl100k(data) == [b"".join(g) for g in groups], data
-        assert [[unit_code_point(u) for u in g] for g in groups] == pre_tokenize_code_points(
-            _next, code_points(data)
-        ), data
+    """The byte machine's chunks are its chunks of UTF-8 units, read back as code points."""
+    check_unit_chunks_bridge(pre_tokenize_cl100k, _next, WORDS, seed=3)
 
 
 def test_code_points_of_valid_utf8() -> None:
@@ -113,8 +97,4 @@ KERNEL_EXAMPLES = [
 @pytest.mark.parametrize(("text", "chunks"), KERNEL_EXAMPLES)
 def test_kernel_examples_unicode(text: str, chunks: list[str]) -> None:
     """The kernel-checked facts are ``regex.findall``'s, the mirror's and the machine's."""
-    cps = [ord(c) for c in text]
-    expected = [[ord(c) for c in m] for m in chunks]
-    assert regex.findall(CL100K_PATTERN, text) == chunks
-    assert find_iter(unicode_classes(), cl100k_pattern(), cps) == expected
-    assert pre_tokenize_code_points(_next, cps) == expected
+    check_kernel_example(cl100k_pattern(), CL100K_PATTERN, _next, text, chunks)

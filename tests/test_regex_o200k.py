@@ -13,19 +13,18 @@ import random
 from collections.abc import Sequence
 
 import pytest
-import regex
 from verified_bpe.patterns import O200K_PATTERN
 
-from verified_bpe.spec.regex.match import char_holds, find_iter
+from regex_machines import (
+    check_kernel_example,
+    check_machine_is_regex,
+    check_unit_chunks_bridge,
+    random_text,
+)
+from verified_bpe.spec.regex.match import char_holds
 from verified_bpe.spec.regex.patterns import o200k_pattern
 from verified_bpe.spec.regex.unicode import unicode_classes
-from verified_bpe.spec.unicode.code_points import (
-    code_points,
-    pre_tokenize_code_points,
-    unit_chunks,
-)
 from verified_bpe.spec.unicode.o200k import next_chunk_len, pre_tokenize_o200k
-from verified_bpe.spec.unicode.pretokenize import unit_code_point
 
 #: pieces that exercise every branch and the backtracking of the word branches: case runs
 #: (`HTMLParser`, `ABCdef`), marks and modifier/other letters (in both `U` and `W`), a titlecase
@@ -41,37 +40,18 @@ def _next(rest: Sequence[int]) -> int:
 
 
 def _random_text(rng: random.Random) -> str:
-    return "".join(rng.choice(WORDS) for _ in range(rng.randint(0, 10)))
+    return random_text(rng, WORDS)
 
 
 def test_find_iter_unicode_is_machine_and_regex() -> None:
     """``find_iter`` under the Unicode classes, the code-point machine and ``regex.findall``
     agree on 300 random texts."""
-    term = o200k_pattern()
-    classes = unicode_classes()
-    rng = random.Random(4)
-    for _ in range(300):
-        text = _random_text(rng)
-        cps = [ord(c) for c in text]
-        expected = [[ord(c) for c in m] for m in regex.findall(O200K_PATTERN, text)]
-        assert find_iter(classes, term, cps) == expected, text
-        assert pre_tokenize_code_points(_next, cps) == expected, text
+    check_machine_is_regex(o200k_pattern(), O200K_PATTERN, _next, WORDS, seed=4)
 
 
 def test_unit_chunks_bridge() -> None:
-    """The byte machine's chunks are its chunks of UTF-8 units flattened, and those units read
-    as code points are the code-point machine's chunks (valid UTF-8 or not)."""
-    rng = random.Random(6)
-    for _ in range(300):
-        data = rng.choice([
-            _random_text(rng).encode(),
-            bytes(rng.randrange(256) for _ in range(rng.randint(0, 12))),
-        ])
-        groups = unit_chunks(_next, data)
-        assert pre_tokenize_o200k(data) == [b"".join(g) for g in groups], data
-        assert [[unit_code_point(u) for u in g] for g in groups] == pre_tokenize_code_points(
-            _next, code_points(data)
-        ), data
+    """The byte machine's chunks are its chunks of UTF-8 units, read back as code points."""
+    check_unit_chunks_bridge(pre_tokenize_o200k, _next, WORDS, seed=6)
 
 
 def test_apostrophe_orbit_as_tiktoken() -> None:
@@ -95,8 +75,4 @@ KERNEL_EXAMPLES = [
 @pytest.mark.parametrize(("text", "chunks"), KERNEL_EXAMPLES)
 def test_kernel_examples_unicode(text: str, chunks: list[str]) -> None:
     """The kernel-checked facts are ``regex.findall``'s, the mirror's and the machine's."""
-    cps = [ord(c) for c in text]
-    expected = [[ord(c) for c in m] for m in chunks]
-    assert regex.findall(O200K_PATTERN, text) == chunks
-    assert find_iter(unicode_classes(), o200k_pattern(), cps) == expected
-    assert pre_tokenize_code_points(_next, cps) == expected
+    check_kernel_example(o200k_pattern(), O200K_PATTERN, _next, text, chunks)
