@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gettext
 import itertools
+import random
 import sysconfig
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -105,3 +106,25 @@ def locale_texts(
             yield lang, "\n".join(parts)
         if max_bytes is not None and total >= max_bytes:
             return
+
+
+#: code point ranges random strings draw from: ASCII, Latin, Greek/Cyrillic, Hebrew/Arabic,
+#: Devanagari/Thai, combining marks, CJK, Hangul, emoji, Unicode spaces and line breaks
+UNICODE_RANGES = (
+    (0x20, 0x7E), (0x0A, 0x0D), (0xA0, 0x17F), (0x370, 0x4FF), (0x5D0, 0x6FF), (0x900, 0x97F),
+    (0xE00, 0xE7F), (0x300, 0x36F), (0x4E00, 0x9FFF), (0xAC00, 0xD7A3), (0x1F300, 0x1FAFF),
+    (0x2000, 0x206F), (0x3000, 0x303F), (0xFE00, 0xFE0F), (0x10000, 0x1007F),
+)
+
+
+def random_unicode(count: int, seed: int = 0, max_len: int = 40) -> list[str]:
+    """``count`` seeded random strings of code points from :data:`UNICODE_RANGES`."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        chars = []
+        for _ in range(rng.randint(1, max_len)):
+            lo, hi = rng.choice(UNICODE_RANGES)
+            chars.append(chr(rng.randint(lo, hi)))
+        out.append("".join(chars))
+    return out

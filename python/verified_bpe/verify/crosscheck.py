@@ -619,14 +619,13 @@ def fact_lines(source: str) -> dict[int, int]:
 
 def random_texts(count: int, seed: int = 0, max_bytes: int = 40) -> list[str]:
     """``count`` seeded random strings of code points from the ranges route 3 draws from
-    (:data:`verified_bpe.verify.exec_crosscheck.UNICODE_RANGES`), of at most ``max_bytes``
+    (:data:`verified_bpe.verify.corpus.UNICODE_RANGES`), of at most ``max_bytes``
     UTF-8 bytes each, without invisible code points above U+FFFF."""
-    from .exec_crosscheck import random_unicode
 
     out: list[str] = []
     k = 0
     while len(out) < count:
-        text = random_unicode(1, seed=seed * 100_003 + k, max_len=12)[0]
+        text = corpus.random_unicode(1, seed=seed * 100_003 + k, max_len=12)[0]
         k += 1
         # Lean has no escape above U+FFFF: skip invisible code points there
         visible = not any(ord(c) > 0xFFFF and _invisible(c) for c in text)

@@ -32,7 +32,6 @@ Run ``python -m verified_bpe.verify.exec_crosscheck --help``; the tests are
 from __future__ import annotations
 
 import argparse
-import random
 import re
 import sys
 import time
@@ -46,6 +45,7 @@ from ..spec.seed.decompose import recover_merges
 from ..spec.seed.encode import encode_with
 from ..spec.seed.shuffle import byte_shuffle_from_ranks
 from . import corpus
+from .corpus import UNICODE_RANGES, random_unicode  # noqa: F401 (re-exported)
 from .crosscheck import MODULE_NAMES, slice_ranks
 
 ENCODINGS = ("cl100k_base", "o200k_base")
@@ -91,28 +91,6 @@ def catalog_lines(count: int) -> list[str]:
                 if len(out) >= count:
                     break
         k += 1
-    return out
-
-
-#: code point ranges random strings draw from: ASCII, Latin, Greek/Cyrillic, Hebrew/Arabic,
-#: Devanagari/Thai, combining marks, CJK, Hangul, emoji, Unicode spaces and line breaks
-UNICODE_RANGES = (
-    (0x20, 0x7E), (0x0A, 0x0D), (0xA0, 0x17F), (0x370, 0x4FF), (0x5D0, 0x6FF), (0x900, 0x97F),
-    (0xE00, 0xE7F), (0x300, 0x36F), (0x4E00, 0x9FFF), (0xAC00, 0xD7A3), (0x1F300, 0x1FAFF),
-    (0x2000, 0x206F), (0x3000, 0x303F), (0xFE00, 0xFE0F), (0x10000, 0x1007F),
-)
-
-
-def random_unicode(count: int, seed: int = 0, max_len: int = 40) -> list[str]:
-    """``count`` seeded random strings of code points from :data:`UNICODE_RANGES`."""
-    rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        chars = []
-        for _ in range(rng.randint(1, max_len)):
-            lo, hi = rng.choice(UNICODE_RANGES)
-            chars.append(chr(rng.randint(lo, hi)))
-        out.append("".join(chars))
     return out
 
 
