@@ -21,9 +21,9 @@ the bytes of a `.tiktoken` file into the encoder's tables, so that the chain
   must then pass `Bpe.Exec.sorted`, the encoder's check).
 * `checkRanksX`: condition C (`Bpe.RanksOk`) on the parsed entries, tested through `findTok`
   and the merge count, so that the run refuses a table outside the theorem's scope.
-* `keysOf`/`mergesOf`/`shuffleTable`: the tables; `runRanks` reads the rank file and the
-  pre-tokenized texts, builds the tables, checks condition C (timing each phase), encodes,
-  writes the ids.
+* `keysOf`/`mergesOf`/`shuffleTable`: the tables; `loadRanks` reads the rank file, builds the
+  tables and checks condition C (timing each phase); `runRanks` then reads the pre-tokenized
+  texts, encodes, writes the ids.
 
 Loops over file-sized data are state machines run `block` steps at a time (`iterBlocks`), so
 the recursion stays shallow whether or not the interpreter turns tail calls into jumps. A loop
@@ -396,12 +396,19 @@ def renderTables (sh : Array UInt8) (m : Array Entry) : String :=
   let first := (pushIds "" 0 (natsOf sh 256 0)).1
   (iterBlocks (pushEntryStop m) (pushEntryNext m) (m.size / block + 2) (0, first)).1.2
 
-/-- Read the rank file `ranksPath` and the pre-tokenized texts `textsPath` (the number of
-texts, then per text its number of chunks and every chunk as its length and bytes, decimal),
-build the tables, encode every text and write one line of ids per text to `outPath`; if
-`tablesPath` is not empty, also write the tables there (`renderTables`). Returns a summary
-line; fails with the reason (for a bad line: its number) if the tables cannot be built. -/
-def runRanks (ranksPath textsPath outPath tablesPath : String) : IO String := do
+/-- What `loadRanks` built from a rank file: the merges sorted by pair, the shuffle, the number
+of ranks, and the times of its phases in ms (parsing, sorting the keys, recovering the merges,
+checking condition C). -/
+structure Loaded where
+  merges : Array Entry
+  shuffle : Array UInt8
+  ranks : Nat
+  times : List Nat
+
+/-- Read the rank file `ranksPath`, build the tables and check them (`sortedToks` on the keys,
+`sorted` on the merges, condition C by `checkRanksX`); if `tablesPath` is not empty, also write
+the tables there (`renderTables`). Fails with the reason (for a bad line: its number). -/
+def loadRanks (ranksPath tablesPath : String) : IO Loaded := do
   let t0 ← IO.monoMsNow
   let rb ← IO.FS.readBinFile ranksPath
   let fail := fun (e : String) => IO.userError ((ranksPath.append ": ").append e)
@@ -421,16 +428,28 @@ def runRanks (ranksPath textsPath outPath tablesPath : String) : IO String := do
         "byte a token of rank below 256, every longer token two parts)"))
     let t4 ← IO.monoMsNow
     if tablesPath != "" then IO.FS.writeFile tablesPath (renderTables shuf m)
-    let b ← IO.FS.readBinFile textsPath
-    let nt := readNat b 0
-    let o := (encodeAllTexts b m (fun x => shuffleOf shuf x) (nt.1 / block + 1) nt.1 nt.2
-      ⟨"", 0, 0⟩).1
-    IO.FS.writeFile outPath o.text
-    let t5 ← IO.monoMsNow
-    let line := pushIds
-      "ranks merges texts tokens parse_ms sort_ms recover_ms check_ms encode_ms: " 0
-      [toks.size, m.size, o.texts, o.tokens, t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4]
-    return line.1
+    return ⟨m, shuf, toks.size, [t1 - t0, t2 - t1, t3 - t2, t4 - t3]⟩
+
+/-- The summary line of a run: ranks, merges, texts, tokens, then the times in ms. -/
+def summaryLine (l : Loaded) (o : Out) (encodeMs : Nat) : String :=
+  (pushIds "ranks merges texts tokens parse_ms sort_ms recover_ms check_ms encode_ms: " 0
+    (appendIds [l.ranks, l.merges.size, o.texts, o.tokens] (appendIds l.times [encodeMs]))).1
+
+/-- Read the rank file `ranksPath` and the pre-tokenized texts `textsPath` (the number of
+texts, then per text its number of chunks and every chunk as its length and bytes, decimal),
+build the tables (`loadRanks`), encode every text and write one line of ids per text to
+`outPath`; if `tablesPath` is not empty, also write the tables there. Returns a summary line;
+fails with the reason (for a bad line: its number) if the tables cannot be built. -/
+def runRanks (ranksPath textsPath outPath tablesPath : String) : IO String := do
+  let l ← loadRanks ranksPath tablesPath
+  let t0 ← IO.monoMsNow
+  let b ← IO.FS.readBinFile textsPath
+  let nt := readNat b 0
+  let o := (encodeAllTexts b l.merges (fun x => shuffleOf l.shuffle x) (nt.1 / block + 1) nt.1
+    nt.2 ⟨"", 0, 0⟩).1
+  IO.FS.writeFile outPath o.text
+  let t1 ← IO.monoMsNow
+  return summaryLine l o (t1 - t0)
 
 /-- Time condition C alone on the rank file `ranksPath`: parse it, sort the keys (`keysOf`,
 checked by `sortedToks`), then run the passes of `checkRanksX` (all but its final comparison of
