@@ -14,6 +14,7 @@ public import Bpe.Exec.RanksCheck
 public import Bpe.Exec.RanksEncode
 public import Bpe.Exec.RanksTexts
 public import Bpe.Exec.RanksTextsEncode
+public import Bpe.Exec.Readers
 
 /-!
 # Layer 4: the executable code and its equality proofs
@@ -23,6 +24,6 @@ Code written for Lean's compiler (`Code`, `PreTokenizeCode`, `Ranks`, `RanksText
 proof that it returns what the specification returns: the encoder (`Table`, `Encode`), the
 pre-tokenization loop (`PreTokenize`), and the chain from a parsed `.tiktoken` rank file to the
 ids (`RanksLookup`, `RanksRecover`, `RanksSort`, `RanksTables`, `RanksCheck`, `RanksEncode`,
-`RanksTextsEncode`).
+`RanksTextsEncode`), and the readers' refusal of out-of-range values (`Readers`).
 Builds on the three layers above.
 -/

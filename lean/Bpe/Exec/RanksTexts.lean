@@ -30,7 +30,8 @@ def runRanksTexts (next : List Nat → Nat) (ranksPath textsPath outPath tablesP
   let b ← IO.FS.readBinFile textsPath
   let nt := readNat b 0
   let o := (encodeAllRawTexts next b l.merges (fun x => shuffleOf l.shuffle x)
-    (nt.1 / block + 1) nt.1 nt.2 ⟨"", 0, 0⟩).1
+    (nt.1 / block + 1) nt.1 nt.2 ⟨"", 0, 0, none⟩).1
+  if let some e := o.err then throw (IO.userError e)
   IO.FS.writeFile outPath o.text
   let t1 ← IO.monoMsNow
   return summaryLine l o (t1 - t0)
