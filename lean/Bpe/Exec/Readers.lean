@@ -29,15 +29,17 @@ namespace Bpe.Exec
     constructor
     · intro hx
       subst hx
-      exact ⟨h, by simp [UInt8.toNat_ofNat]; omega⟩
+      exact ⟨h, by simpa using Nat.mod_eq_of_lt h⟩
     · intro ⟨_, hx⟩
       apply UInt8.toNat_inj.mp
-      simp [UInt8.toNat_ofNat, hx]; omega
-  next h => simp; omega
+      simpa [hx] using Nat.mod_eq_of_lt h
+  next h => exact Iff.intro (fun hx => by cases hx) (fun hx => absurd hx.1 h)
 
 @[simp] theorem byteOfNat?_eq_none (n : Nat) : byteOfNat? n = none ↔ 256 ≤ n := by
   unfold byteOfNat?
-  split <;> simp <;> omega
+  split
+  next h => simpa using h
+  next h => simpa using h
 
 /-- The `n` numbers read from position `i` on, and the position after them (the specification
 of `readBytes`: numbers, not bytes). -/
