@@ -6,10 +6,15 @@ corrupted line must stop the run with its line number, and a table that Python's
 (``check_ranks``) finds outside condition C must be refused by Lean's run-time check
 (``Bpe.Exec.checkRanksX``).
 
+With `lean_split` Lean also pre-tokenizes the raw texts (`Bpe.Exec.runRanksTexts`): the whole
+chain from the rank file to the ids runs in Lean. A byte value of 256 or more in a texts file
+must be refused, not truncated.
+
 The fast tests check the generated files against independent oracles (Python's base64 and the
-vocabulary loader); the `lean`-marked tests run the offline Lean on a slice (the full tables
-are a command: `python -m verified_bpe.verify.exec_crosscheck --from-ranks`, see
-docs/crosscheck.md, route 3).
+vocabulary loader); the `lean`-marked tests run the offline Lean on a slice of each encoding
+(the full tables with 10,000 texts each are a command: `python -m
+verified_bpe.verify.exec_crosscheck --encoding <enc> --from-ranks`, see docs/crosscheck.md,
+route 3).
 """
 
 from __future__ import annotations
@@ -55,6 +60,32 @@ def test_generated_module_carries_both_files_verbatim(tmp_path):
     assert source.rstrip().endswith(call)
 
 
+@pytest.mark.parametrize("name", ec.ENCODINGS)
+def test_file_to_ids_module_is_its_sources_verbatim(name, tmp_path):
+    """The route "rank file and raw texts → ids": the code of `Bpe.Exec.RanksTexts` and of every
+    module it imports, in import order, each verbatim; no proof module of Exec; one call."""
+    sources = ec.split_sources(ec.EXEC_RANKS_TEXTS)
+    names = ["/".join(p.with_suffix("").parts[-2:]) for p in sources]
+    for needed in ("Exec/Code", "Exec/Ranks", "Unicode/Cl100k", "Unicode/O200k",
+                   "Exec/PreTokenizeCode"):
+        assert needed in names
+    assert names[-1] == "Exec/RanksTexts"
+    for proof in ("Exec/RanksSort", "Exec/RanksTables", "Exec/RanksEncode", "Exec/Readers"):
+        assert proof not in names
+    source = ec.render_ranks_split_module(name, tmp_path / "r", tmp_path / "t", tmp_path / "o",
+                                          tmp_path / "tab")
+    assert source.startswith("module\n") and "public import" not in source
+    pos = 0
+    for path in sources:
+        body = ec.module_body(path).rstrip("\n")
+        found = source.find(body, pos)
+        assert found >= pos, path
+        pos = found + len(body)
+    call = (f'#eval Bpe.Exec.runRanksTexts {ec.NEXT_CHUNK[name]} "{tmp_path}/r" "{tmp_path}/t" '
+            f'"{tmp_path}/o" "{tmp_path}/tab"')
+    assert source.rstrip().endswith(call)
+
+
 def test_tables_file_is_parsed():
     shuffle, merges = ec.parse_tables(" ".join(map(str, range(256))) + "\n1 2 300\n3 4 301\n")
     assert shuffle == list(range(256)) and merges == {(1, 2): 300, (3, 4): 301}
@@ -69,20 +100,25 @@ def test_ranks_summary_line_is_parsed():
 
 @pytest.mark.lean
 @pytest.mark.slow
-def test_lean_builds_the_tables_from_the_rank_file(tally):
-    name = "cl100k_base"
+@pytest.mark.parametrize("name", ec.ENCODINGS)
+def test_lean_from_rank_file_and_raw_texts_to_ids(name, tally):
+    """The whole chain in Lean (`runRanksTexts`): parse the rank file, build and check the
+    tables, pre-tokenize the raw texts with the encoding's `preTokenizeX`, encode. On a slice
+    (CI); the full vocabularies with 10,000 texts each are the documented command
+    (docs/crosscheck.md, route 3 from the rank file)."""
     tables = ec.load_tables(name, N_RANKS)
     texts = ec.default_texts(N_TEXTS, N_TEXTS, N_TEXTS)
     run = ec.run_lean_ranks(name, ec.rank_file_bytes(name, N_RANKS), texts,
-                            REPO / ".cache" / "exec_ranks")
+                            REPO / ".cache" / "exec_ranks", lean_split=True)
     assert run.n_ranks == N_RANKS and run.n_merges == len(tables.merges)
     assert run.shuffle == tables.shuffle
     assert run.merges == tables.merges
     enc = ec.oracle(tables)
     expected = [enc.encode_ordinary(t) for t in texts]
+    assert run.tokens == sum(map(len, expected))
     assert not ec.mismatches(texts, run.ids, expected)
-    tally("exec ranks crosscheck: ranks parsed by compiled Lean", run.n_ranks)
-    tally("exec ranks crosscheck: Lean seconds", int(run.lean_seconds))
+    tally(f"exec ranks crosscheck {name}: texts from rank file to ids in Lean", len(texts))
+    tally(f"exec ranks crosscheck {name}: Lean seconds", int(run.lean_seconds))
 
 
 def _entries(data: bytes) -> list[tuple[bytes, int]]:
@@ -95,22 +131,44 @@ def _entries(data: bytes) -> list[tuple[bytes, int]]:
 
 
 def _refused_files() -> dict[str, bytes]:
-    """The 300-rank slice of ``cl100k_base`` and four ways to spoil it: a line that is not
-    base64, and three tables outside condition C (a byte without its token, two lines out of
-    rank order, a two-byte token missing that later tokens are made of)."""
+    """The 300-rank slice of ``cl100k_base`` and ways to spoil it: a line that is not base64,
+    three tables outside condition C (a byte without its token, two lines out of rank order, a
+    two-byte token missing that later tokens are made of), and three malformed lines (base64
+    with a padding character inside a group, a rank followed by a letter, a token without a
+    rank)."""
     lines = ec.rank_file_bytes("cl100k_base", 300).split(b"\n")[:-1]
     join = lambda ls: b"".join(line + b"\n" for line in ls)  # noqa: E731
     corrupted = list(lines)
     corrupted[6] = b"not*base64 6"
     swapped = list(lines)
     swapped[-2], swapped[-1] = swapped[-1], swapped[-2]
+    bad_padding, bad_rank, no_rank = list(lines), list(lines), list(lines)
+    bad_padding[11] = b"QQ=Q 11"
+    bad_rank[19] = lines[19] + b"x"
+    no_rank[41] = lines[41].split(b" ")[0]
     return {
         "good": join(lines),
         "corrupted": join(corrupted),
         "no_byte_255": join(line for line in lines if not line.endswith(b" 255")),
         "swapped": join(swapped),
         "no_rank_256": join(line for line in lines if not line.endswith(b" 256")),
+        "bad_padding": join(bad_padding),
+        "bad_rank": join(bad_rank),
+        "no_rank": join(no_rank),
     }
+
+
+#: pre-tokenized texts files (as ``render_texts`` writes them) with a byte value out of range:
+#: in the second text, in the first text's second chunk
+BAD_TEXTS = ("2\n1 1 97\n1 2 98 256\n", "1\n2 1 97 1 300\n")
+
+
+def test_bad_texts_hold_a_value_out_of_byte_range():
+    for text in BAD_TEXTS:
+        nums = [int(x) for x in text.split()]
+        assert max(nums) >= 256
+        with pytest.raises(ValueError):
+            bytes(nums)
 
 
 def test_refused_files_fail_condition_c_by_the_python_checker():
@@ -122,13 +180,27 @@ def test_refused_files_fail_condition_c_by_the_python_checker():
         assert not check_ranks(_entries(files[name])), name
 
 
+@pytest.mark.parametrize("name", ["corrupted", "bad_padding", "bad_rank", "no_rank"])
+def test_malformed_files_are_refused_by_pythons_readers(name):
+    """The independent oracle for the malformed lines: Python's strict base64 and int."""
+    with pytest.raises(ValueError):
+        _entries(_refused_files()[name])
+
+
 @pytest.mark.lean
 @pytest.mark.slow
 def test_lean_refuses_a_corrupted_line_and_tables_outside_condition_c():
     files = _refused_files()
-    out = ec.run_lean_refusals(list(files.values()), REPO / ".cache" / "exec_ranks_bad")
+    out = ec.run_lean_refusals(list(files.values()), REPO / ".cache" / "exec_ranks_bad",
+                               texts_files=BAD_TEXTS)
     # the good slice is accepted (one summary line), every spoilt one refused with its reason
     assert len(ec.RANKS_SUMMARY.findall(out)) == 1
     assert re.search(r"refusal1\.tiktoken: line 7: the token is not valid base64", out)
     for k in (2, 3, 4):
         assert re.search(rf"refusal{k}\.tiktoken: the table fails condition C", out), k
+    assert re.search(r"refusal5\.tiktoken: line 12: the token is not valid base64", out)
+    assert re.search(r"refusal6\.tiktoken: line 20: unexpected byte after the rank", out)
+    assert re.search(r"refusal7\.tiktoken: line 42: expected `base64 SPACE rank`", out)
+    # a byte value of 256 or more in a texts file is refused, not truncated
+    assert re.search(r"text 2: a byte value is 256 or more", out)
+    assert re.search(r"text 1: a byte value is 256 or more", out)

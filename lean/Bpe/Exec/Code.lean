@@ -167,35 +167,46 @@ def readAllEntries (b : ByteArray) : Nat → Nat → Nat → Array Entry → Arr
       let r := readEntries b block i t
       readAllEntries b fuel (n - block) r.2 r.1
 
-/-- `n` numbers as bytes, pushed onto `t`. -/
+/-- The byte of value `n`; `none` if `n` is 256 or more (a reader refuses such a value instead
+of truncating it: `Bpe.Exec.byteOfNat?_eq_some`). -/
+def byteOfNat? (n : Nat) : Option UInt8 := if n < 256 then some (UInt8.ofNat n) else none
+
+/-- `n` numbers as bytes, pushed onto `t`; stops at the first value of 256 or more (so `t` is
+then short). -/
 def readByteTable (b : ByteArray) : Nat → Nat → Array UInt8 → Array UInt8 × Nat
   | 0, i, t => (t, i)
   | n + 1, i, t =>
     let a := readNat b i
-    readByteTable b n a.2 (t.push (UInt8.ofNat a.1))
+    match byteOfNat? a.1 with
+    | some x => readByteTable b n a.2 (t.push x)
+    | none => (t, i)
 
 def revBytes : List UInt8 → List UInt8 → List UInt8
   | [], acc => acc
   | x :: xs, acc => revBytes xs (x :: acc)
 
-/-- `n` numbers as the bytes of a chunk (reversed onto `acc`). -/
-def readBytes (b : ByteArray) : Nat → Nat → List UInt8 → List UInt8 × Nat
-  | 0, i, acc => (revBytes acc [], i)
+/-- `n` numbers as the bytes of a chunk (reversed onto `acc`); `none` if one of them is 256 or
+more. -/
+def readBytes (b : ByteArray) : Nat → Nat → List UInt8 → Option (List UInt8 × Nat)
+  | 0, i, acc => some (revBytes acc [], i)
   | n + 1, i, acc =>
     let a := readNat b i
-    readBytes b n a.2 (UInt8.ofNat a.1 :: acc)
+    match byteOfNat? a.1 with
+    | some x => readBytes b n a.2 (x :: acc)
+    | none => none
 
 def revChunks : List (List UInt8) → List (List UInt8) → List (List UInt8)
   | [], acc => acc
   | x :: xs, acc => revChunks xs (x :: acc)
 
-/-- `n` chunks, each its length and then its bytes. -/
-def readChunks (b : ByteArray) : Nat → Nat → List (List UInt8) → List (List UInt8) × Nat
-  | 0, i, acc => (revChunks acc [], i)
+/-- `n` chunks, each its length and then its bytes; `none` if a byte value is 256 or more. -/
+def readChunks (b : ByteArray) : Nat → Nat → List (List UInt8) → Option (List (List UInt8) × Nat)
+  | 0, i, acc => some (revChunks acc [], i)
   | n + 1, i, acc =>
     let l := readNat b i
-    let c := readBytes b l.1 l.2 []
-    readChunks b n c.2 (c.1 :: acc)
+    match readBytes b l.1 l.2 [] with
+    | some c => readChunks b n c.2 (c.1 :: acc)
+    | none => none
 
 def digitChar (d : Nat) : Char := Char.ofNat (48 + d)
 
@@ -212,11 +223,17 @@ def pushIds : String → Nat → List Nat → String × Nat
   | s, c, [x] => ((pushNat s 40 x).push '\n', c + 1)
   | s, c, x :: y :: rest => pushIds ((pushNat s 40 x).push ' ') (c + 1) (y :: rest)
 
-/-- What a run produced: the output text, texts and tokens. -/
+/-- What a run produced: the output text, texts and tokens, and why it stopped early (a text
+with a byte value of 256 or more). -/
 structure Out where
   text : String
   texts : Nat
   tokens : Nat
+  err : Option String
+
+/-- The error of text `k` (from 1) holding a byte value of 256 or more. -/
+def byteErr (k : Nat) : String :=
+  (pushNat "text " 40 k).append ": a byte value is 256 or more (not a byte)"
 
 /-- Encode `n` texts starting at `i` (each: number of chunks, then the chunks). -/
 def encodeTexts (b : ByteArray) (t : Array Entry) (sh : UInt8 → UInt8) :
@@ -224,9 +241,11 @@ def encodeTexts (b : ByteArray) (t : Array Entry) (sh : UInt8 → UInt8) :
   | 0, i, o => (o, i)
   | n + 1, i, o =>
     let k := readNat b i
-    let cs := readChunks b k.1 k.2 []
-    let w := pushIds o.text o.tokens (encodeChunks t sh cs.1)
-    encodeTexts b t sh n cs.2 ⟨w.1, o.texts + 1, w.2⟩
+    match readChunks b k.1 k.2 [] with
+    | none => ({ o with err := some (byteErr (o.texts + 1)) }, i)
+    | some cs =>
+      let w := pushIds o.text o.tokens (encodeChunks t sh cs.1)
+      encodeTexts b t sh n cs.2 ⟨w.1, o.texts + 1, w.2, none⟩
 
 /-- `n` texts, `block` at a time (`fuel` blocks at most). -/
 def encodeAllTexts (b : ByteArray) (t : Array Entry) (sh : UInt8 → UInt8) :
@@ -236,7 +255,7 @@ def encodeAllTexts (b : ByteArray) (t : Array Entry) (sh : UInt8 → UInt8) :
     if n ≤ block then encodeTexts b t sh n i o
     else
       let r := encodeTexts b t sh block i o
-      encodeAllTexts b t sh fuel (n - block) r.2 r.1
+      if r.1.err.isSome then r else encodeAllTexts b t sh fuel (n - block) r.2 r.1
 
 /-- The shuffle as a function (byte ↦ the rank of its single-byte token). -/
 def shuffleOf (a : Array UInt8) (x : UInt8) : UInt8 :=
@@ -252,13 +271,17 @@ def runWith (encodeAll : ByteArray → Array Entry → (UInt8 → UInt8) → Nat
   let t0 ← IO.monoMsNow
   let b ← IO.FS.readBinFile inPath
   let shuf := readByteTable b 256 0 #[]
+  if shuf.1.size != 256 then
+    throw (IO.userError "the shuffle has a value of 256 or more (not a byte)")
   let m := readNat b shuf.2
   let tab := readAllEntries b (m.1 / block + 1) m.1 m.2 #[]
   if !sorted tab.1 then
     throw (IO.userError "the merge table is not sorted strictly by pair")
   let nt := readNat b tab.2
   let t1 ← IO.monoMsNow
-  let o := (encodeAll b tab.1 (shuffleOf shuf.1) (nt.1 / block + 1) nt.1 nt.2 ⟨"", 0, 0⟩).1
+  let o := (encodeAll b tab.1 (shuffleOf shuf.1) (nt.1 / block + 1) nt.1 nt.2
+    ⟨"", 0, 0, none⟩).1
+  if let some e := o.err then throw (IO.userError e)
   IO.FS.writeFile outPath o.text
   let t2 ← IO.monoMsNow
   let line := pushIds "entries texts tokens load_ms encode_ms: " 0

@@ -93,9 +93,11 @@ def encodeRawTexts (next : List Nat → Nat) (b : ByteArray) (t : Array Entry)
   | 0, i, o => (o, i)
   | n + 1, i, o =>
     let l := readNat b i
-    let x := readBytes b l.1 l.2 []
-    let w := pushIds o.text o.tokens (encodeChunks t sh (preTokenizeX next x.1))
-    encodeRawTexts next b t sh n x.2 ⟨w.1, o.texts + 1, w.2⟩
+    match readBytes b l.1 l.2 [] with
+    | none => ({ o with err := some (byteErr (o.texts + 1)) }, i)
+    | some x =>
+      let w := pushIds o.text o.tokens (encodeChunks t sh (preTokenizeX next x.1))
+      encodeRawTexts next b t sh n x.2 ⟨w.1, o.texts + 1, w.2, none⟩
 
 /-- `n` texts, `block` at a time (`fuel` blocks at most). -/
 def encodeAllRawTexts (next : List Nat → Nat) (b : ByteArray) (t : Array Entry)
@@ -105,7 +107,7 @@ def encodeAllRawTexts (next : List Nat → Nat) (b : ByteArray) (t : Array Entry
     if n ≤ block then encodeRawTexts next b t sh n i o
     else
       let r := encodeRawTexts next b t sh block i o
-      encodeAllRawTexts next b t sh fuel (n - block) r.2 r.1
+      if r.1.err.isSome then r else encodeAllRawTexts next b t sh fuel (n - block) r.2 r.1
 
 /-- `runWith` on raw texts (each its length and its bytes), pre-tokenized in Lean with `next`
 (`Cl100k.nextChunkLen` or `O200k.nextChunkLen`). -/

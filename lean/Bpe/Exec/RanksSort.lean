@@ -5,12 +5,11 @@ public import Bpe.Exec.Ranks
 /-!
 # The loops in blocks and the merge sort of `Bpe.Exec.Ranks`
 
-Facts about the drivers `iterSteps`/`iterBlocks` (run a step function in blocks until it
-reports the end), for any step function:
+Facts about the drivers `iterSteps`/`iterBlocks` (run a step `next` in blocks until `stop`
+holds), for any `stop` and `next`:
 
 * an invariant of the step holds after any number of steps (`iterBlocks_inv`);
-* when the driver reports the end, the step function is done on the final state
-  (`iterBlocks_done`);
+* when the driver reports the end, `stop` holds on the final state (`iterBlocks_done`);
 * when a measure drops at every step and the fuel covers it, the driver reports the end
   (`iterBlocks_finish`).
 
@@ -37,76 +36,76 @@ theorem getA_none {α : Type} {a : Array α} {i : Nat} (h : getA a i = none) : a
   next => simp at h
   next hi => omega
 
-theorem iterSteps_inv {σ : Type} (step : σ → Option σ) (P : σ → Prop)
-    (hP : ∀ st st', step st = some st' → P st → P st') :
-    ∀ (fuel : Nat) (st : σ), P st → P (iterSteps step fuel st).1
+theorem iterSteps_inv {σ : Type} (stop : σ → Bool) (next : σ → σ) (P : σ → Prop)
+    (hP : ∀ st, stop st = false → P st → P (next st)) :
+    ∀ (fuel : Nat) (st : σ), P st → P (iterSteps stop next fuel st).1
   | 0, _, h => h
   | fuel + 1, st, h => by
-    cases hs : step st with
-    | none =>
-      simp only [iterSteps, hs]
+    cases hs : stop st with
+    | true =>
+      simp only [iterSteps, hs, ↓reduceIte]
       exact h
-    | some st' =>
-      simp only [iterSteps, hs]
-      exact iterSteps_inv step P hP fuel st' (hP st st' hs h)
+    | false =>
+      simp only [iterSteps, hs, Bool.false_eq_true, ↓reduceIte]
+      exact iterSteps_inv stop next P hP fuel (next st) (hP st hs h)
 
-theorem iterSteps_done {σ : Type} (step : σ → Option σ) :
-    ∀ (fuel : Nat) (st : σ), (iterSteps step fuel st).2 = true →
-      step (iterSteps step fuel st).1 = none
+theorem iterSteps_done {σ : Type} (stop : σ → Bool) (next : σ → σ) :
+    ∀ (fuel : Nat) (st : σ), (iterSteps stop next fuel st).2 = true →
+      stop (iterSteps stop next fuel st).1 = true
   | 0, _, h => by simp [iterSteps] at h
   | fuel + 1, st, h => by
-    cases hs : step st with
-    | none => simp [iterSteps, hs]
-    | some st' =>
-      simp only [iterSteps, hs] at h ⊢
-      exact iterSteps_done step fuel st' h
+    cases hs : stop st with
+    | true => simp [iterSteps, hs]
+    | false =>
+      simp only [iterSteps, hs, Bool.false_eq_true, ↓reduceIte] at h ⊢
+      exact iterSteps_done stop next fuel (next st) h
 
-theorem iterSteps_measure {σ : Type} (step : σ → Option σ) (μ : σ → Nat)
-    (hμ : ∀ st st', step st = some st' → μ st' < μ st) :
-    ∀ (fuel : Nat) (st : σ), (iterSteps step fuel st).2 = false →
-      μ (iterSteps step fuel st).1 + fuel ≤ μ st
+theorem iterSteps_measure {σ : Type} (stop : σ → Bool) (next : σ → σ) (μ : σ → Nat)
+    (hμ : ∀ st, stop st = false → μ (next st) < μ st) :
+    ∀ (fuel : Nat) (st : σ), (iterSteps stop next fuel st).2 = false →
+      μ (iterSteps stop next fuel st).1 + fuel ≤ μ st
   | 0, st, _ => by simp [iterSteps]
   | fuel + 1, st, h => by
-    cases hs : step st with
-    | none => simp [iterSteps, hs] at h
-    | some st' =>
-      simp only [iterSteps, hs] at h ⊢
-      have h1 := iterSteps_measure step μ hμ fuel st' h
-      have h2 := hμ st st' hs
+    cases hs : stop st with
+    | true => simp [iterSteps, hs] at h
+    | false =>
+      simp only [iterSteps, hs, Bool.false_eq_true, ↓reduceIte] at h ⊢
+      have h1 := iterSteps_measure stop next μ hμ fuel (next st) h
+      have h2 := hμ st hs
       omega
 
-theorem iterBlocks_inv {σ : Type} (step : σ → Option σ) (P : σ → Prop)
-    (hP : ∀ st st', step st = some st' → P st → P st') :
-    ∀ (fuel : Nat) (st : σ), P st → P (iterBlocks step fuel st).1
+theorem iterBlocks_inv {σ : Type} (stop : σ → Bool) (next : σ → σ) (P : σ → Prop)
+    (hP : ∀ st, stop st = false → P st → P (next st)) :
+    ∀ (fuel : Nat) (st : σ), P st → P (iterBlocks stop next fuel st).1
   | 0, _, h => h
   | fuel + 1, st, h => by
-    cases hb : (iterSteps step block st).2
+    cases hb : (iterSteps stop next block st).2
     · simp only [iterBlocks, hb, Bool.false_eq_true, ↓reduceIte]
-      exact iterBlocks_inv step P hP fuel _ (iterSteps_inv step P hP block st h)
+      exact iterBlocks_inv stop next P hP fuel _ (iterSteps_inv stop next P hP block st h)
     · simp only [iterBlocks, hb, ↓reduceIte]
-      exact iterSteps_inv step P hP block st h
+      exact iterSteps_inv stop next P hP block st h
 
-theorem iterBlocks_done {σ : Type} (step : σ → Option σ) :
-    ∀ (fuel : Nat) (st : σ), (iterBlocks step fuel st).2 = true →
-      step (iterBlocks step fuel st).1 = none
+theorem iterBlocks_done {σ : Type} (stop : σ → Bool) (next : σ → σ) :
+    ∀ (fuel : Nat) (st : σ), (iterBlocks stop next fuel st).2 = true →
+      stop (iterBlocks stop next fuel st).1 = true
   | 0, _, h => by simp [iterBlocks] at h
   | fuel + 1, st, h => by
-    cases hb : (iterSteps step block st).2
+    cases hb : (iterSteps stop next block st).2
     · simp only [iterBlocks, hb, Bool.false_eq_true, ↓reduceIte] at h ⊢
-      exact iterBlocks_done step fuel _ h
+      exact iterBlocks_done stop next fuel _ h
     · simp only [iterBlocks, hb, ↓reduceIte]
-      exact iterSteps_done step block st hb
+      exact iterSteps_done stop next block st hb
 
-theorem iterBlocks_finish {σ : Type} (step : σ → Option σ) (μ : σ → Nat)
-    (hμ : ∀ st st', step st = some st' → μ st' < μ st) :
-    ∀ (fuel : Nat) (st : σ), μ st < fuel * block → (iterBlocks step fuel st).2 = true
+theorem iterBlocks_finish {σ : Type} (stop : σ → Bool) (next : σ → σ) (μ : σ → Nat)
+    (hμ : ∀ st, stop st = false → μ (next st) < μ st) :
+    ∀ (fuel : Nat) (st : σ), μ st < fuel * block → (iterBlocks stop next fuel st).2 = true
   | 0, st, h => by simp at h
   | fuel + 1, st, h => by
-    cases hb : (iterSteps step block st).2
+    cases hb : (iterSteps stop next block st).2
     · simp only [iterBlocks, hb, Bool.false_eq_true, ↓reduceIte]
-      have h1 := iterSteps_measure step μ hμ block st hb
+      have h1 := iterSteps_measure stop next μ hμ block st hb
       rw [Nat.succ_mul] at h
-      exact iterBlocks_finish step μ hμ fuel _ (by omega)
+      exact iterBlocks_finish stop next μ hμ fuel _ (by omega)
     · simp only [iterBlocks, hb, ↓reduceIte]
 
 /-! ## The merge sort permutes -/
@@ -154,18 +153,17 @@ theorem getA_if_none {α : Type} {a : Array α} {i m : Nat}
     omega
   · omega
 
-theorem sortStep_inv {α : Type} (lt : α → α → Bool) (orig : List α) :
-    ∀ st st' : SortState α, sortStep lt st = some st' → SortInv orig st → SortInv orig st' := by
-  intro st st' h hinv
+theorem sortNext_inv {α : Type} (lt : α → α → Bool) (orig : List α) :
+    ∀ st : SortState α, sortStop st = false → SortInv orig st → SortInv orig (sortNext lt st) := by
+  intro st hstop hinv
+  generalize h : sortNext lt st = st'
   obtain ⟨src, dst, w, lo, i, j⟩ := st
   obtain ⟨hsrc, hperm, hli, hmj, hjh⟩ := hinv
   simp only [sortRest] at hperm hmj hjh hli
-  simp only [sortStep] at h
-  split at h
-  · simp at h
+  simp only [sortStop, decide_eq_false_iff_not] at hstop
+  simp only [sortNext] at h
   split at h
   next hlo =>
-    simp only [Option.some.injEq] at h
     subst h
     have hn := hsrc.length_eq
     simp only [Array.length_toList, minN_eq] at hn hmj
@@ -222,14 +220,12 @@ theorem sortStep_inv {α : Type} (lt : α → α → Bool) (orig : List α) :
         obtain ⟨hjhi, hj, hyj⟩ := getA_if_some hy
         simp only at h
         split at h
-        · simp only [Option.some.injEq] at h
-          subst h
+        · subst h
           exact moveY y hj hyj hjhi
-        · simp only [Option.some.injEq] at h
-          subst h
+        · subst h
           exact moveX x hi hxi himid
       | none =>
-        simp only [Option.some.injEq] at h
+        simp only at h
         subst h
         exact moveX x hi hxi himid
     | none =>
@@ -237,12 +233,12 @@ theorem sortStep_inv {α : Type} (lt : α → α → Bool) (orig : List α) :
       cases oy with
       | some y =>
         obtain ⟨hjhi, hj, hyj⟩ := getA_if_some hy
-        simp only [Option.some.injEq] at h
+        simp only at h
         subst h
         exact moveY y hj hyj hjhi
       | none =>
         have hjhi := getA_if_none hy hhi
-        simp only [Option.some.injEq] at h
+        simp only at h
         subst h
         have hj : j = minN (lo + 2 * w) src.size := by omega
         refine ⟨hsrc, ?_, Nat.le_refl _, ?_, ?_⟩
@@ -260,7 +256,8 @@ theorem sortStep_inv {α : Type} (lt : α → α → Bool) (orig : List α) :
 theorem sortBy_perm {α : Type} (lt : α → α → Bool) (a : Array α) :
     (sortBy lt a).toList.Perm a.toList := by
   unfold sortBy
-  refine (iterBlocks_inv (sortStep lt) (SortInv a.toList) (sortStep_inv lt a.toList) _ _ ?_).1
+  refine (iterBlocks_inv sortStop (sortNext lt) (SortInv a.toList) (sortNext_inv lt a.toList) _ _
+    ?_).1
   refine ⟨List.Perm.refl _, ?_, Nat.le_refl _, Nat.le_refl _, ?_⟩
   · simp only [sortRest, List.nil_append, List.drop_zero, Nat.sub_zero]
     rw [List.take_append_drop]

@@ -58,33 +58,25 @@ theorem findTok_keysOf (toks : Array TokEntry) (hs : sortedToks (keysOf toks) = 
 def RecoverInv (s toks : Array TokEntry) (st : Nat × Array Entry) : Prop :=
   st.2.toList = (toks.toList.take st.1).filterMap (recoverOne s) ∧ st.1 ≤ toks.size
 
-theorem recoverStep_some {s toks : Array TokEntry} {st st' : Nat × Array Entry}
-    (h : recoverStep s toks st = some st') : st'.1 = st.1 + 1 ∧ st.1 < toks.size := by
+theorem recoverNext_fst {s toks : Array TokEntry} {st : Nat × Array Entry}
+    (h : recoverStop toks st = false) : (recoverNext s toks st).1 = st.1 + 1 := by
   obtain ⟨k, acc⟩ := st
-  simp only [recoverStep] at h
+  simp only [recoverStop, decide_eq_false_iff_not, Nat.not_le] at h
+  simp only [recoverNext]
   cases hg : getA toks k with
-  | none => simp [hg] at h
-  | some e =>
-    obtain ⟨hk, _⟩ := getA_some hg
-    cases hr : recoverOne s e with
-    | none =>
-      simp only [hg, hr, Option.some.injEq] at h
-      subst h
-      exact ⟨rfl, hk⟩
-    | some m =>
-      simp only [hg, hr, Option.some.injEq] at h
-      subst h
-      exact ⟨rfl, hk⟩
+  | none => exact absurd (getA_none hg) (by omega)
+  | some e => cases hr : recoverOne s e <;> simp [hr]
 
-theorem recoverStep_inv (s toks : Array TokEntry) : ∀ st st' : Nat × Array Entry,
-    recoverStep s toks st = some st' → RecoverInv s toks st → RecoverInv s toks st' := by
-  intro st st' h hinv
+theorem recoverNext_inv (s toks : Array TokEntry) : ∀ st : Nat × Array Entry,
+    recoverStop toks st = false → RecoverInv s toks st → RecoverInv s toks (recoverNext s toks st) := by
+  intro st hstop hinv
   obtain ⟨k, acc⟩ := st
   obtain ⟨hacc, hk⟩ := hinv
   simp only at hacc hk
-  simp only [recoverStep] at h
+  simp only [recoverStop, decide_eq_false_iff_not, Nat.not_le] at hstop
+  simp only [recoverNext]
   cases hg : getA toks k with
-  | none => simp [hg] at h
+  | none => exact absurd (getA_none hg) (by omega)
   | some e =>
     obtain ⟨hk', he⟩ := getA_some hg
     have htake : toks.toList.take (k + 1) = toks.toList.take k ++ [e] := by
@@ -92,16 +84,12 @@ theorem recoverStep_inv (s toks : Array TokEntry) : ∀ st st' : Nat × Array En
       simp [he]
     cases hr : recoverOne s e with
     | none =>
-      simp only [hg, hr, Option.some.injEq] at h
-      subst h
-      simp only [RecoverInv]
+      simp only [hr, RecoverInv]
       refine ⟨?_, by omega⟩
       rw [htake, List.filterMap_append, ← hacc]
       simp [hr]
     | some m =>
-      simp only [hg, hr, Option.some.injEq] at h
-      subst h
-      simp only [RecoverInv]
+      simp only [hr, RecoverInv]
       refine ⟨?_, by omega⟩
       rw [htake, List.filterMap_append, ← hacc]
       simp [hr]
@@ -110,28 +98,24 @@ theorem recoverStep_inv (s toks : Array TokEntry) : ∀ st st' : Nat × Array En
 `recoverOne` of every entry, in file order. -/
 theorem recoverAll_toList (s toks : Array TokEntry) :
     (recoverAll s toks).toList = toks.toList.filterMap (recoverOne s) := by
-  have hμ : ∀ st st' : Nat × Array Entry, recoverStep s toks st = some st' →
-      toks.size + 1 - st'.1 < toks.size + 1 - st.1 := by
-    intro st st' h
-    have := recoverStep_some h
+  have hμ : ∀ st : Nat × Array Entry, recoverStop toks st = false →
+      toks.size + 1 - (recoverNext s toks st).1 < toks.size + 1 - st.1 := by
+    intro st h
+    have h1 := recoverNext_fst (s := s) h
+    simp only [recoverStop, decide_eq_false_iff_not, Nat.not_le] at h
     omega
-  have hfin := iterBlocks_finish (recoverStep s toks) (fun st => toks.size + 1 - st.1) hμ
-    (toks.size / block + 2) (0, #[]) (by simp only [block]; omega)
-  have hdone := iterBlocks_done (recoverStep s toks) _ _ hfin
-  have hinv := iterBlocks_inv (recoverStep s toks) (RecoverInv s toks) (recoverStep_inv s toks)
-    (toks.size / block + 2) (0, #[]) (by simp [RecoverInv])
+  have hfin := iterBlocks_finish (recoverStop toks) (recoverNext s toks)
+    (fun st => toks.size + 1 - st.1) hμ (toks.size / block + 2) (0, #[])
+    (by simp only [block]; omega)
+  have hdone := iterBlocks_done (recoverStop toks) (recoverNext s toks) _ _ hfin
+  have hinv := iterBlocks_inv (recoverStop toks) (recoverNext s toks) (RecoverInv s toks)
+    (recoverNext_inv s toks) (toks.size / block + 2) (0, #[]) (by simp [RecoverInv])
   unfold recoverAll
-  generalize iterBlocks (recoverStep s toks) (toks.size / block + 2) (0, #[]) = r
-    at hdone hinv ⊢
+  generalize iterBlocks (recoverStop toks) (recoverNext s toks) (toks.size / block + 2)
+    (0, #[]) = r at hdone hinv ⊢
   obtain ⟨⟨k, acc⟩, b⟩ := r
   simp only [RecoverInv] at hinv
-  simp only [recoverStep] at hdone
-  have hk : toks.size ≤ k := by
-    cases hg : getA toks k with
-    | none => exact getA_none hg
-    | some e =>
-      rw [hg] at hdone
-      cases hr : recoverOne s e <;> simp [hr] at hdone
+  simp only [recoverStop, decide_eq_true_eq] at hdone
   rw [hinv.1, List.take_of_length_le (by simp; omega)]
 
 /-- The merges are a permutation of the recovered merges in file order. -/

@@ -20,10 +20,12 @@ non-English gettext catalogs, and seeded random Unicode strings; the expected id
 tiktoken's ids for the text.
 
 With ``--from-ranks`` Lean itself reads the published ``.tiktoken`` file (``Bpe.Exec.Ranks``:
-base64 decoding, a sorted key array with binary search, the merge recovery and the byte shuffle
-of ``Bpe.recoverMerges``/``Bpe.rankShuffle``), so the chain "rank file → ids" runs in Lean;
-Python only pre-tokenizes the texts, and compares Lean's tables (written back) with its own and
-Lean's ids with tiktoken's.
+base64 decoding, a sorted key array with binary search, the merge recovery and byte shuffle
+of ``Bpe.recoverMerges``/``Bpe.rankShuffle``, the run-time check of condition C) and
+pre-tokenizes the raw texts itself (``Bpe.Exec.RanksTexts.runRanksTexts``), so the whole chain
+"rank file → ids" runs in Lean; Python only writes the files, and compares Lean's tables
+(written back) with its own and Lean's ids with tiktoken's.  With ``--from-ranks
+--python-split`` Python writes tiktoken's chunks instead (``Bpe.Exec.runRanks``).
 
 Run ``python -m verified_bpe.verify.exec_crosscheck --help``; the tests are
 ``tests/test_crosscheck_exec.py`` and ``tests/test_crosscheck_exec_ranks.py``.
@@ -222,19 +224,46 @@ def closing_ends(body: str) -> str:
     return "end\n" * (len(OPEN_SECTION.findall(body)) - len(END_ANONYMOUS.findall(body)))
 
 
+def concat_sources(top: str) -> str:
+    """The text of module ``top`` and of every module it imports, dependencies first, each
+    without its header and otherwise verbatim, followed by the ``end`` of the sections it leaves
+    open: one self-contained module (``module`` line included)."""
+    parts = []
+    for path in split_sources(top):
+        body = module_body(path)
+        parts.append(body.rstrip("\n") + "\n\n" + closing_ends(body))
+    return "module\n\n" + "\n".join(parts)
+
+
 def render_split_module(name: str, in_path: Path, out_path: Path) -> str:
     """The generated module of the Lean-split route: the text of every module that
     ``Bpe.Exec.PreTokenizeCode`` needs (the spec's Unicode tables and pre-tokenizers with their
     proofs, ``ExecCode``, the driver), each without its header and otherwise verbatim, followed
     by the ``end`` of the sections it leaves open; then one ``#eval`` of
     ``Bpe.Exec.runTexts`` with the encoding's chunk-length function."""
-    parts = []
-    for path in split_sources():
-        body = module_body(path)
-        parts.append(body.rstrip("\n") + "\n\n" + closing_ends(body))
     return (
-        "module\n\n" + "\n".join(parts)
+        concat_sources(EXEC_SPLIT)
         + f'\n#eval Bpe.Exec.runTexts {NEXT_CHUNK[name]} "{in_path}" "{out_path}"\n'
+    )
+
+
+#: the route from the rank file and the raw texts to the ids (module ``Bpe.Exec.RanksTexts``)
+EXEC_RANKS_TEXTS = "Bpe.Exec.RanksTexts"
+
+
+def render_ranks_split_module(name: str, ranks_path: Path, texts_path: Path, out_path: Path,
+                              tables_path: Path | None) -> str:
+    """The generated module of the route "rank file and raw texts → ids": the text of
+    ``Bpe.Exec.RanksTexts`` and of every module it imports (the spec's Unicode pre-tokenizers,
+    ``Exec/Code.lean``, ``Exec/Ranks.lean``, ``Exec/PreTokenizeCode.lean``), as
+    :func:`concat_sources` writes them, then one ``#eval`` of ``Bpe.Exec.runRanksTexts`` with
+    the encoding's chunk-length function: Lean parses the rank file, builds and checks the
+    tables, pre-tokenizes and encodes."""
+    tables = "" if tables_path is None else str(tables_path)
+    return (
+        concat_sources(EXEC_RANKS_TEXTS)
+        + f'\n#eval Bpe.Exec.runRanksTexts {NEXT_CHUNK[name]} "{ranks_path}" "{texts_path}" '
+        f'"{out_path}" "{tables}"\n'
     )
 
 
@@ -384,24 +413,29 @@ def parse_tables(text: str) -> tuple[list[int], dict[tuple[int, int], int]]:
 
 
 def run_lean_ranks(name: str, rank_file: bytes, texts: Sequence[str], work: Path,
-                   write_tables: bool = True, runner=None, builder=None) -> RanksRun:
-    """Write the rank file, the pre-tokenized texts and the module under ``work``, check the
-    module with Lean (which parses the rank file, builds the tables and encodes), read back
-    the ids (and the tables)."""
+                   write_tables: bool = True, runner=None, builder=None,
+                   lean_split: bool = False) -> RanksRun:
+    """Write the rank file, the texts and the module under ``work``, check the module with Lean
+    (which parses the rank file, builds the tables and encodes), read back the ids (and the
+    tables). With ``lean_split`` the texts are written raw and Lean pre-tokenizes them
+    (``runRanksTexts``: the whole chain from the file to the ids in Lean); otherwise Python
+    writes tiktoken's chunks (``runRanks``)."""
     runner, builder = _toolchain(runner, builder)
     work = work.resolve()
     work.mkdir(parents=True, exist_ok=True)
-    mod = MODULE_NAMES[name]
+    mod = MODULE_NAMES[name] + ("Raw" if lean_split else "")
     ranks_path, texts_path = work / f"{mod}.tiktoken", work / f"{mod}.texts"
     out_path, tables_path = work / f"{mod}.ranks.out", work / f"{mod}.tables"
     ranks_path.write_bytes(rank_file)
-    texts_path.write_text("\n".join(render_texts(name, texts)) + "\n", encoding="ascii")
+    lines = render_raw_texts(texts) if lean_split else render_texts(name, texts)
+    texts_path.write_text("\n".join(lines) + "\n", encoding="ascii")
     for p in (out_path, tables_path):
         p.unlink(missing_ok=True)
     source = work / f"ExecRanksRun{mod}.lean"
-    source.write_text(render_ranks_module(ranks_path, texts_path, out_path,
-                                          tables_path if write_tables else None),
-                      encoding="utf-8")
+    tables_arg = tables_path if write_tables else None
+    text = (render_ranks_split_module(name, ranks_path, texts_path, out_path, tables_arg)
+            if lean_split else render_ranks_module(ranks_path, texts_path, out_path, tables_arg))
+    source.write_text(text, encoding="utf-8")
     result, counts, ids = _check_module(runner, builder, source, RANKS_SUMMARY, out_path,
                                         len(texts))
     n_ranks, n_merges, _, tokens, parse_ms, sort_ms, recover_ms, check_ms, encode_ms = counts
@@ -414,9 +448,11 @@ def run_lean_ranks(name: str, rank_file: bytes, texts: Sequence[str], work: Path
 
 
 def run_lean_refusals(rank_files: Sequence[bytes], work: Path, runner=None,
-                      builder=None) -> str:
-    """Check one module that runs ``Bpe.Exec.runRanks`` on each rank file (one text, ``a``)
-    and return Lean's output, where every refused file leaves its error message."""
+                      builder=None, texts_files: Sequence[str] = ()) -> str:
+    """Check one module that runs ``Bpe.Exec.runRanks`` on each rank file (one text, ``a``),
+    then on the first rank file with each of ``texts_files`` (pre-tokenized texts, as
+    :func:`render_texts` writes them), and return Lean's output, where every refused file leaves
+    its error message."""
     runner, builder = _toolchain(runner, builder)
     work = work.resolve()
     work.mkdir(parents=True, exist_ok=True)
@@ -427,6 +463,10 @@ def run_lean_refusals(rank_files: Sequence[bytes], work: Path, runner=None,
         ranks_path = work / f"refusal{k}.tiktoken"
         ranks_path.write_bytes(data)
         calls.append((ranks_path, texts_path, work / f"refusal{k}.out"))
+    for k, text in enumerate(texts_files):
+        path = work / f"refusal_texts{k}.texts"
+        path.write_text(text, encoding="ascii")
+        calls.append((calls[0][0], path, work / f"refusal_texts{k}.out"))
     source = work / "ExecRanksRefusals.lean"
     source.write_text(render_refusals_module(calls), encoding="utf-8")
     return runner.check(source, [builder.out_dir]).output
@@ -544,14 +584,16 @@ def main_from_ranks(args: argparse.Namespace, tables: Tables, texts: Sequence[st
     """``--from-ranks``: Lean parses the ``.tiktoken`` file, recovers the tables and encodes;
     its tables are compared with Python's and its ids with tiktoken's."""
     start = time.monotonic()
-    run = run_lean_ranks(tables.name, rank_file_bytes(tables.name, args.ranks), texts, args.out)
+    run = run_lean_ranks(tables.name, rank_file_bytes(tables.name, args.ranks), texts, args.out,
+                         lean_split=not args.python_split)
     wall = time.monotonic() - start
     enc = oracle(tables)
     expected = [enc.encode_ordinary(t) for t in texts]
     bad = mismatches(texts, run.ids, expected)
     same = run.shuffle == tables.shuffle and run.merges == tables.merges
+    split = "tiktoken's chunks" if args.python_split else "pre-tokenized by Lean"
     print(f"{args.encoding}: Lean read {run.n_ranks} ranks, recovered {run.n_merges} merges; "
-          f"{len(texts)} texts, {run.tokens} tokens")
+          f"{len(texts)} texts ({split}), {run.tokens} tokens")
     print(f"Lean: check {run.lean_seconds:.1f} s (wall {wall:.1f} s), peak RSS "
           f"{run.peak_rss_kib // 1024} MiB; in the interpreter: parsing "
           f"{run.parse_ms / 1000:.1f} s, "
