@@ -42,6 +42,10 @@ NOT_MIRRORED = {
     "Regex/Cl100kClasses": "lemmas only (cl100k_base's classes as the machine's predicates)",
     "Regex/Cl100kBranches": "lemmas only (each branch of cl100k_base's pattern)",
     "Regex/Cl100k": "the proof that the cl100k_base machine is findIter",
+    "Regex/O200kClasses": "lemmas only (o200k_base's classes as the machine's predicates)",
+    "Regex/O200kBranches": "lemmas only (each branch of o200k_base's pattern)",
+    "Regex/O200k": "the proof that the o200k_base machine is findIter",
+    "Unicode/LetterCover": "a table fact checked by the kernel (allIn, coveredBy are proof devices)",
 }
 ALIASES = {
     "WellFormed": "check_well_formed",

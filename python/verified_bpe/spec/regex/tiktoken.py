@@ -5,7 +5,8 @@ Lean: ``Bpe.Regex.Tiktoken``.  :func:`tiktoken_encode_ordinary` reads as tiktoke
 bytes are one piece; a piece that is a token gives its rank, any other goes through
 ``byte_pair_encode`` (``encode_piece_ranks_by_size``); the ids are concatenated.  Lean proves
 that under ``RanksOk`` the seed's encoder with the recovered merges returns these ids for every
-string (``Bpe.Regex.Tiktoken.encodeCl100k_eq_tiktokenEncodeOrdinary``, the instance of
+string (``Bpe.Regex.Tiktoken.encodeCl100k_eq_tiktokenEncodeOrdinary`` and
+``Bpe.Regex.Tiktoken.encodeO200k_eq_tiktokenEncodeOrdinary``, the instances of
 ``Bpe.Regex.Tiktoken.encodeWith_eq_tiktokenEncodeOrdinary``).
 """
 
