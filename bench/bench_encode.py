@@ -487,7 +487,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--encoding", choices=ENCODINGS, help="one encoding (default: both)")
     parser.add_argument("--mb", type=float, default=1.0, help="scale of every workload")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per ordinary workload and per batch size (best of)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs per ordinary workload and per batch size (best of)")
     parser.add_argument("--spec", action="store_true", help="also time the spec engine")
     parser.add_argument("--skip-rss", action="store_true", help="no 50 MB RSS subprocesses")
     parser.add_argument(

@@ -45,7 +45,7 @@ NOT_MIRRORED = {
     "Regex/O200kClasses": "lemmas only (o200k_base's classes as the machine's predicates)",
     "Regex/O200kBranches": "lemmas only (each branch of o200k_base's pattern)",
     "Regex/O200k": "the proof that the o200k_base machine is findIter",
-    "Unicode/LetterCover": "a table fact checked by the kernel (allIn, coveredBy are proof devices)",
+    "Unicode/LetterCover": "a table fact the kernel checks (allIn, coveredBy: proof devices)",
 }
 ALIASES = {
     "WellFormed": "check_well_formed",
