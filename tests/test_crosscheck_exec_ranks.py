@@ -133,9 +133,10 @@ def _entries(data: bytes) -> list[tuple[bytes, int]]:
 def _refused_files() -> dict[str, bytes]:
     """The 300-rank slice of ``cl100k_base`` and ways to spoil it: a line that is not base64,
     three tables outside condition C (a byte without its token, two lines out of rank order, a
-    two-byte token missing that later tokens are made of), and three malformed lines (base64
+    two-byte token missing that later tokens are made of), and four malformed lines (base64
     with a padding character inside a group, a rank followed by a letter, a token without a
-    rank)."""
+    rank, non-canonical base64 whose dropped bits are not zero); last, the good slice with one
+    rank written with 50 digits (leading zeros), which must be read whole, not split."""
     lines = ec.rank_file_bytes("cl100k_base", 300).split(b"\n")[:-1]
     join = lambda ls: b"".join(line + b"\n" for line in ls)  # noqa: E731
     corrupted = list(lines)
@@ -146,6 +147,10 @@ def _refused_files() -> dict[str, bytes]:
     bad_padding[11] = b"QQ=Q 11"
     bad_rank[19] = lines[19] + b"x"
     no_rank[41] = lines[41].split(b" ")[0]
+    noncanonical, long_rank = list(lines), list(lines)
+    noncanonical[11] = _noncanonical(lines[11])
+    token, rank = lines[5].split(b" ")
+    long_rank[5] = token + b" " + rank.rjust(50, b"0")
     return {
         "good": join(lines),
         "corrupted": join(corrupted),
@@ -155,12 +160,53 @@ def _refused_files() -> dict[str, bytes]:
         "bad_padding": join(bad_padding),
         "bad_rank": join(bad_rank),
         "no_rank": join(no_rank),
+        "noncanonical": join(noncanonical),
+        "long_rank": join(long_rank),
     }
+
+
+def _noncanonical(line: bytes) -> bytes:
+    """The line with the last digit of its one-byte token's base64 (``XY==``) raised by one:
+    the same byte for a lenient decoder (the raised bits fall off), not canonical base64."""
+    token, rank = line.split(b" ")
+    assert len(token) == 4 and token.endswith(b"==")
+    alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    raised = alphabet[alphabet.index(token[1]) + 1]
+    return token[:1] + bytes([raised]) + b"== " + rank
 
 
 #: pre-tokenized texts files (as ``render_texts`` writes them) with a byte value out of range:
 #: in the second text, in the first text's second chunk
 BAD_TEXTS = ("2\n1 1 97\n1 2 98 256\n", "1\n2 1 97 1 300\n")
+#: a texts file whose one byte (97, ``a``) is written with 50 digits: a reader that stops after
+#: 40 digits reads the byte 0 and leaves ``97`` over
+LONG_NUMBER_TEXT = "1\n1 1 " + "0" * 48 + "97\n"
+
+
+def test_long_number_text_is_one_byte():
+    nums = [int(x) for x in LONG_NUMBER_TEXT.split()]
+    assert nums == [1, 1, 1, 97] and max(map(len, LONG_NUMBER_TEXT.split())) == 50
+
+
+def test_rank_files_are_canonical():
+    """The published files are canonical base64 and decimal, so a strict reader accepts them:
+    Python's re-encoding of every line gives the line back."""
+    for name in ec.ENCODINGS:
+        for line in ec.rank_file_bytes(name).splitlines():
+            token, rank = line.split(b" ")
+            assert base64.b64encode(base64.b64decode(token, validate=True)) == token, line
+            assert str(int(rank)).encode() == rank, line
+
+
+def test_noncanonical_line_is_lenient_base64_for_python():
+    """Python's decoder accepts the spoilt token (the same byte as the original), so the
+    oracle for its refusal is the re-encoding, which differs."""
+    files = _refused_files()
+    good, bad = _entries(files["good"]), _entries(files["noncanonical"])
+    assert good == bad
+    token = files["noncanonical"].split(b"\n")[11].split(b" ")[0]
+    assert base64.b64encode(base64.b64decode(token, validate=True)) != token
+    assert _entries(files["long_rank"]) == good
 
 
 def test_bad_texts_hold_a_value_out_of_byte_range():
@@ -191,16 +237,24 @@ def test_malformed_files_are_refused_by_pythons_readers(name):
 @pytest.mark.slow
 def test_lean_refuses_a_corrupted_line_and_tables_outside_condition_c():
     files = _refused_files()
-    out = ec.run_lean_refusals(list(files.values()), REPO / ".cache" / "exec_ranks_bad",
-                               texts_files=BAD_TEXTS)
-    # the good slice is accepted (one summary line), every spoilt one refused with its reason
-    assert len(ec.RANKS_SUMMARY.findall(out)) == 1
+    work = REPO / ".cache" / "exec_ranks_bad"
+    out = ec.run_lean_refusals(list(files.values()), work,
+                               texts_files=(*BAD_TEXTS, LONG_NUMBER_TEXT))
+    # the good slice is accepted (a summary line), and so is it with a 50-digit rank and with a
+    # 50-digit byte value in the texts; every spoilt one is refused with its reason
+    assert len(ec.RANKS_SUMMARY.findall(out)) == 3
+    assert not re.search(r"refusal(0|9)\.tiktoken:", out)
     assert re.search(r"refusal1\.tiktoken: line 7: the token is not valid base64", out)
     for k in (2, 3, 4):
         assert re.search(rf"refusal{k}\.tiktoken: the table fails condition C", out), k
     assert re.search(r"refusal5\.tiktoken: line 12: the token is not valid base64", out)
     assert re.search(r"refusal6\.tiktoken: line 20: unexpected byte after the rank", out)
     assert re.search(r"refusal7\.tiktoken: line 42: expected `base64 SPACE rank`", out)
+    assert re.search(r"refusal8\.tiktoken: line 12: the token is not valid base64", out)
+    # the 50-digit number is read whole: the byte 97 (`a`), encoded as tiktoken does
+    enc = ec.oracle(ec.load_tables("cl100k_base", 300))
+    ids = [int(x) for x in (work / "refusal_texts2.out").read_text().split()]
+    assert ids == enc.encode_ordinary("a")
     # a byte value of 256 or more in a texts file is refused, not truncated
     assert re.search(r"text 2: a byte value is 256 or more", out)
     assert re.search(r"text 1: a byte value is 256 or more", out)

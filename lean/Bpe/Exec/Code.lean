@@ -128,12 +128,15 @@ def isDigit (c : UInt8) : Bool := 48 ≤ c.toNat && c.toNat ≤ 57
 
 def byteAt (b : ByteArray) (i : Nat) : UInt8 := if h : i < b.size then b[i] else 0
 
-/-- The first digit at or after `i` (at most `fuel` bytes skipped). -/
+/-- The first digit at or after `i` (at most `fuel` bytes skipped; `readNat` gives the size of
+the buffer, enough to reach its end). -/
 def skipToDigit (b : ByteArray) : Nat → Nat → Nat
   | 0, i => i
   | fuel + 1, i => if i < b.size && !isDigit (byteAt b i) then skipToDigit b fuel (i + 1) else i
 
-/-- The decimal number starting at `i`: its value and the position after it. -/
+/-- The decimal number starting at `i`: its value and the position after it (at most `fuel`
+digits; with the size of the buffer as fuel the whole run of digits is read,
+`Bpe.Exec.digits_of_drop`). -/
 def digits (b : ByteArray) : Nat → Nat → Nat → Nat × Nat
   | 0, i, acc => (acc, i)
   | fuel + 1, i, acc =>
@@ -141,9 +144,11 @@ def digits (b : ByteArray) : Nat → Nat → Nat → Nat × Nat
       digits b fuel (i + 1) (acc * 10 + ((byteAt b i).toNat - 48))
     else (acc, i)
 
-/-- The next decimal number at or after `i`, and the position after it. -/
+/-- The next decimal number at or after `i`, and the position after it. The fuel of both loops
+is the size of the buffer, so no run of digits is ever split into two numbers, however long
+(`Bpe.Exec.readNat_of_drop`). -/
 def readNat (b : ByteArray) (i : Nat) : Nat × Nat :=
-  digits b 40 (skipToDigit b 1000 i) 0
+  digits b b.size (skipToDigit b b.size i) 0
 
 /-- `n` table entries `a b rank`, pushed onto `t`. -/
 def readEntries (b : ByteArray) : Nat → Nat → Array Entry → Array Entry × Nat

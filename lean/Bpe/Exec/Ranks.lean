@@ -167,7 +167,9 @@ def isNil : List UInt8 → Bool
   | [] => true
   | _ => false
 
-/-- Base64 decoding (with `=` padding in the last group only); `none` if malformed. -/
+/-- Base64 decoding (with `=` padding in the last group only); `none` if malformed. Only
+canonical base64 is accepted: in a padded last group the bits of the last digit that fall off
+must be zero (`QQ==`, not `QR==`), so that decoding is injective (`Bpe.Exec.encode64_of_decode64`). -/
 def decode64 : List UInt8 → Option (List UInt8)
   | [] => some []
   | a :: b :: c :: d :: rest =>
@@ -179,8 +181,10 @@ def decode64 : List UInt8 → Option (List UInt8)
     let y := UInt8.ofNat ((vb % 16) * 16 + vc / 4)
     let z := UInt8.ofNat ((vc % 4) * 64 + vd)
     if va < 64 && vb < 64 then
-      if c.toNat == 61 && d.toNat == 61 && isNil rest then some [x]
-      else if vc < 64 && d.toNat == 61 && isNil rest then some [x, y]
+      if c.toNat == 61 && d.toNat == 61 && isNil rest then
+        if vb % 16 == 0 then some [x] else none
+      else if vc < 64 && d.toNat == 61 && isNil rest then
+        if vc % 4 == 0 then some [x, y] else none
       else if vc < 64 && vd < 64 then
         match decode64 rest with
         | some r => some (x :: y :: z :: r)
@@ -189,7 +193,8 @@ def decode64 : List UInt8 → Option (List UInt8)
     else none
   | _ => none
 
-/-- The bytes from `i` up to the first space or newline (reversed onto `acc`; at most `fuel`). -/
+/-- The bytes from `i` up to the first space or newline (reversed onto `acc`; at most `fuel`;
+`parseLine` gives the size of the buffer, enough to reach its end). -/
 def takeField (b : ByteArray) : Nat → Nat → List UInt8 → List UInt8 × Nat
   | 0, i, acc => (acc, i)
   | fuel + 1, i, acc =>
@@ -207,7 +212,7 @@ structure ParseState where
 /-- The line `i` starts: a token and its rank, and the position after the line; or what is
 wrong with it. -/
 def parseLine (b : ByteArray) (i : Nat) : Except String (TokEntry × Nat) :=
-  let f := takeField b 4096 i []
+  let f := takeField b b.size i []
   let j := f.2
   if !(j < b.size && byteAt b j == 32) then .error "expected `base64 SPACE rank`"
   else
@@ -217,7 +222,7 @@ def parseLine (b : ByteArray) (i : Nat) : Except String (TokEntry × Nat) :=
     | some tok =>
       if !isDigit (byteAt b (j + 1)) then .error "expected a rank after the space"
       else
-        let r := digits b 40 (j + 1) 0
+        let r := digits b b.size (j + 1) 0
         if r.2 < b.size && byteAt b r.2 != 10 then .error "unexpected byte after the rank"
         else .ok ((tok, r.1), r.2 + 1)
 

@@ -467,6 +467,8 @@ def run_lean_refusals(rank_files: Sequence[bytes], work: Path, runner=None,
         path = work / f"refusal_texts{k}.texts"
         path.write_text(text, encoding="ascii")
         calls.append((calls[0][0], path, work / f"refusal_texts{k}.out"))
+    for _, _, out in calls:
+        out.unlink(missing_ok=True)
     source = work / "ExecRanksRefusals.lean"
     source.write_text(render_refusals_module(calls), encoding="utf-8")
     return runner.check(source, [builder.out_dir]).output
