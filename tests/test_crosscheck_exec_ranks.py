@@ -121,6 +121,39 @@ def test_lean_from_rank_file_and_raw_texts_to_ids(name, tally):
     tally(f"exec ranks crosscheck {name}: Lean seconds", int(run.lean_seconds))
 
 
+#: the Lean module whose kernel fact says that `renderLines` writes these lines
+RENDER_FILE = REPO / "lean" / "Bpe" / "Exec" / "RanksRenderFile.lean"
+
+
+def _lean_list(text: str, name: str) -> str:
+    """The body of ``def name … :=`` in a Lean source, up to the next doc comment or theorem."""
+    start = text.index(f"def {name} ")
+    body = text[text.index(":=", start) + 2:]
+    return body[:min(body.index(k) for k in ("/--", "theorem") if k in body)]
+
+
+def test_lean_rendering_sample_is_the_published_files():
+    """`Bpe.Exec.renderLines_fileSample` (checked by the kernel) says `renderLines` of
+    `fileSampleEntries` is `fileSampleLines`; here both lists are checked against the published
+    files: the lines byte for byte, the entries as Python's base64 decodes those lines. So
+    Lean's rendering is the files' own format on these lines (every final base64 group, ranks
+    of one to six digits, the longest token)."""
+    text = RENDER_FILE.read_text(encoding="utf-8")
+    data = bytes(int(x) for x in re.findall(r"\d+", _lean_list(text, "fileSampleLines")))
+    entries = [(bytes(int(x) for x in re.findall(r"\d+", tok)), int(rank)) for tok, rank in
+               re.findall(r"\(\[([\d,\s]*)\],\s*(\d+)\)",
+                          _lean_list(text, "fileSampleEntries"))]
+    lines = data.split(b"\n")
+    assert lines[-1] == b"" and len(lines) - 1 == len(entries) == 12
+    published = {name: set(ec.rank_file_bytes(name).splitlines()) for name in ec.ENCODINGS}
+    assert all(line in published["cl100k_base"] for line in lines[:8])
+    assert all(line in published["o200k_base"] for line in lines[8:-1])
+    assert _entries(data) == entries
+    assert {len(t) % 3 for t, _ in entries} == {0, 1, 2}
+    longest = max(len(line.split(b" ")[0]) for line in published["cl100k_base"])
+    assert max(len(line.split(b" ")[0]) for line in lines[:-1]) == longest
+
+
 def _entries(data: bytes) -> list[tuple[bytes, int]]:
     """The entries of a rank file in file order, decoded by Python's base64."""
     out = []

@@ -15,6 +15,11 @@ public import Bpe.Exec.RanksEncode
 public import Bpe.Exec.RanksTexts
 public import Bpe.Exec.RanksTextsEncode
 public import Bpe.Exec.Readers
+public import Bpe.Exec.Base64
+public import Bpe.Exec.ReadNat
+public import Bpe.Exec.RanksRender
+public import Bpe.Exec.RanksRenderFile
+public import Bpe.Exec.RanksParseLine
 
 /-!
 # Layer 4: the executable code and its equality proofs
@@ -24,6 +29,9 @@ Code written for Lean's compiler (`Code`, `PreTokenizeCode`, `Ranks`, `RanksText
 proof that it returns what the specification returns: the encoder (`Table`, `Encode`), the
 pre-tokenization loop (`PreTokenize`), and the chain from a parsed `.tiktoken` rank file to the
 ids (`RanksLookup`, `RanksRecover`, `RanksSort`, `RanksTables`, `RanksCheck`, `RanksEncode`,
-`RanksTextsEncode`), and the readers' refusal of out-of-range values (`Readers`).
+`RanksTextsEncode`), the readers' refusal of out-of-range values (`Readers`), and the rank-file
+parser's correctness: base64 (`Base64`), whole numbers (`ReadNat`), parsing a rendered table
+gives the table (`RanksRender`), the rendering is the published files' format
+(`RanksRenderFile`), a line the parser accepts is canonical (`RanksParseLine`).
 Builds on the three layers above.
 -/

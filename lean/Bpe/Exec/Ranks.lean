@@ -11,7 +11,9 @@ the bytes of a `.tiktoken` file into the encoder's tables, so that the chain
 "rank file → ids" runs in Lean:
 
 * `parseRanks`: every non-empty line is `base64(token) SPACE rank`; the token is decoded by own
-  recursion (`decode64`); a bad line stops the run with its line number (`ParseState.err`).
+  recursion (`decode64`, canonical base64 only); a bad line stops the run with its line number
+  (`ParseState.err`). No length limit: a token's base64 and a rank are read up to the space and
+  the end of the line, however long.
 * `findTok`: byte string ↦ rank by binary search in the entries sorted strictly by bytes
   (`bytesLt`, lexicographic; checked at run time by `sortedToks`), not a list walk.
 * `decomposeX`/`recoverOne`: the decomposition of `Bpe.decomposeToken` with `findTok` as the
@@ -33,7 +35,8 @@ output, the recovered merges) are pushed in place. With `Option` the driver kept
 alive for the `none` case and every push copied the whole array (measured: the key sort of
 `cl100k_base` fell from 994 s to 21 s, parsing from 94 s to 9 s).
 `Bpe.Exec.RanksLookup` proves `findTok` equal to `Bpe.rankOf` on a sorted key array,
-`Bpe.Exec.RanksCheck` that `checkRanksX` implies `Bpe.RanksOk`.
+`Bpe.Exec.RanksCheck` that `checkRanksX` implies `Bpe.RanksOk`, `Bpe.Exec.RanksRender` that
+`parseRanks` reads the rendering of any table back as that table (`parseRanks_renderRanks`).
 -/
 
 @[expose] public section
@@ -169,7 +172,8 @@ def isNil : List UInt8 → Bool
 
 /-- Base64 decoding (with `=` padding in the last group only); `none` if malformed. Only
 canonical base64 is accepted: in a padded last group the bits of the last digit that fall off
-must be zero (`QQ==`, not `QR==`), so that decoding is injective (`Bpe.Exec.encode64_of_decode64`). -/
+must be zero (`QQ==`, not `QR==`), so that decoding is injective
+(`Bpe.Exec.encode64_of_decode64`). -/
 def decode64 : List UInt8 → Option (List UInt8)
   | [] => some []
   | a :: b :: c :: d :: rest =>
