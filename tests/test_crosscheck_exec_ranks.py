@@ -126,10 +126,11 @@ RENDER_FILE = REPO / "lean" / "Bpe" / "Exec" / "RanksRenderFile.lean"
 
 
 def _lean_list(text: str, name: str) -> str:
-    """The body of ``def name … :=`` in a Lean source, up to the next doc comment or theorem."""
+    """The body of ``def name … :=`` in a Lean source, up to the next doc comment, option or
+    theorem."""
     start = text.index(f"def {name} ")
     body = text[text.index(":=", start) + 2:]
-    return body[:min(body.index(k) for k in ("/--", "theorem") if k in body)]
+    return body[:min(body.index(k) for k in ("/--", "set_option", "theorem") if k in body)]
 
 
 def test_lean_rendering_sample_is_the_published_files():
