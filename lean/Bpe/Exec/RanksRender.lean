@@ -181,13 +181,15 @@ theorem parseMeasure_next (b : ByteArray) (st : ParseState) (h : parseStop b st 
   obtain ⟨herr, hpos⟩ := h
   simp only [parseNext]
   split
-  next => simp [parseMeasure, herr]; omega
+  next =>
+    simp only [parseMeasure, herr, Option.isSome_none, Bool.false_eq_true, ↓reduceIte]
+    omega
   next =>
     split
     next => simp [parseMeasure, herr]
     next e p hp =>
       have := parseLine_lt hp
-      simp [parseMeasure, herr]
+      simp only [parseMeasure, herr, Option.isSome_none, Bool.false_eq_true, ↓reduceIte]
       omega
 
 /-! ## The whole file -/
