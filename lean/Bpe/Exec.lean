@@ -20,6 +20,7 @@ public import Bpe.Exec.ReadNat
 public import Bpe.Exec.RanksRender
 public import Bpe.Exec.RanksRenderFile
 public import Bpe.Exec.RanksParseLine
+public import Bpe.Exec.RanksParseFile
 
 /-!
 # Layer 4: the executable code and its equality proofs
@@ -32,6 +33,8 @@ ids (`RanksLookup`, `RanksRecover`, `RanksSort`, `RanksTables`, `RanksCheck`, `R
 `RanksTextsEncode`), the readers' refusal of out-of-range values (`Readers`), and the rank-file
 parser's correctness: base64 (`Base64`), whole numbers (`ReadNat`), parsing a rendered table
 gives the table (`RanksRender`), the rendering is the published files' format
-(`RanksRenderFile`), a line the parser accepts is canonical (`RanksParseLine`).
+(`RanksRenderFile`), a line the parser accepts is canonical (`RanksParseLine`), and so is a
+whole file, up to empty lines, leading zeros in a rank and a missing final newline
+(`RanksParseFile`).
 Builds on the three layers above.
 -/
