@@ -16,6 +16,7 @@ public import Bpe.Exec.RanksTexts
 public import Bpe.Exec.RanksTextsEncode
 public import Bpe.Exec.Readers
 public import Bpe.Exec.FindIterCode
+public import Bpe.Exec.FindIter
 
 /-!
 # Layer 4: the executable code and its equality proofs
