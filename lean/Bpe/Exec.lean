@@ -15,15 +15,19 @@ public import Bpe.Exec.RanksEncode
 public import Bpe.Exec.RanksTexts
 public import Bpe.Exec.RanksTextsEncode
 public import Bpe.Exec.Readers
+public import Bpe.Exec.FindIterCode
+public import Bpe.Exec.FindIter
 
 /-!
 # Layer 4: the executable code and its equality proofs
 
-Code written for Lean's compiler (`Code`, `PreTokenizeCode`, `Ranks`, `RanksTexts`: own recursion,
-`Array`/`ByteArray` primitives, no core helpers that the offline build lacks), each with a
-proof that it returns what the specification returns: the encoder (`Table`, `Encode`), the
-pre-tokenization loop (`PreTokenize`), and the chain from a parsed `.tiktoken` rank file to the
-ids (`RanksLookup`, `RanksRecover`, `RanksSort`, `RanksTables`, `RanksCheck`, `RanksEncode`,
-`RanksTextsEncode`), and the readers' refusal of out-of-range values (`Readers`).
+Code written for Lean's compiler (`Code`, `PreTokenizeCode`, `Ranks`, `RanksTexts`,
+`FindIterCode`: own recursion, `Array`/`ByteArray` primitives, no core helpers that the offline
+build lacks), each with a proof that it returns what the specification returns: the encoder
+(`Table`, `Encode`), the pre-tokenization loop (`PreTokenize`), the chain from a parsed
+`.tiktoken` rank file to the ids (`RanksLookup`, `RanksRecover`, `RanksSort`, `RanksTables`,
+`RanksCheck`, `RanksEncode`, `RanksTextsEncode`), the readers' refusal of out-of-range values
+(`Readers`), and the regex matcher with `find_iter` (`FindIter`: `findIterX` is
+`Bpe.Regex.findIter unicodeClasses`).
 Builds on the three layers above.
 -/
