@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from test_crosscheck_exec import after_verbatim_sources
 from verified_bpe.verify import exec_crosscheck as ec
 
 REPO = Path(__file__).resolve().parents[1]
@@ -47,14 +48,7 @@ def test_regex_module_is_its_sources_verbatim_in_import_order(tmp_path):
     assert "Exec/FindIter" not in names and "Regex/Match" not in names
     calls = [(name, tmp_path / "r.in", tmp_path / f"{name}.out") for name in ec.ENCODINGS]
     source = ec.render_regex_module(calls)
-    pos = 0
-    for path in sources:
-        body = ec.module_body(path).rstrip("\n")
-        found = source.find(body, pos)
-        assert found >= pos, path
-        assert set(source[pos:found].split()) <= {"end", "module"}, path
-        pos = found + len(body)
-    ends, _, rest = source[pos:].partition("#eval")
+    ends, _, rest = after_verbatim_sources(source, sources).partition("#eval")
     assert set(ends.split()) <= {"end"}
     evals = [line for line in ("#eval" + rest).split("\n") if line]
     assert evals == [
