@@ -83,6 +83,21 @@ def test_raw_input_holds_each_texts_utf8_bytes():
     assert next(nums, None) is None
 
 
+def after_verbatim_sources(source: str, sources: list[Path]) -> str:
+    """What the generated module ``source`` holds after the text of each of ``sources``, which
+    it must contain verbatim (without its header), in order, with only blank lines and the
+    ``end``s of open sections between two of them (shared by the route 3 generator tests)."""
+    pos = 0
+    for path in sources:
+        body = ec.module_body(path).rstrip("\n")
+        assert body in path.read_text()
+        found = source.find(body, pos)
+        assert found >= pos, path
+        assert set(source[pos:found].split()) <= {"end", "module"}, path
+        pos = found + len(body)
+    return source[pos:]
+
+
 def test_split_module_is_its_sources_verbatim_in_import_order(tmp_path):
     sources = ec.split_sources()
     names = ["/".join(p.with_suffix("").parts[-2:]) for p in sources]
@@ -94,16 +109,7 @@ def test_split_module_is_its_sources_verbatim_in_import_order(tmp_path):
     assert "Exec/Encode" not in names and "Exec/PreTokenize" not in names
     for name in ec.ENCODINGS:
         source = ec.render_split_module(name, tmp_path / "a.in", tmp_path / "a.out")
-        pos = 0
-        for path in sources:
-            body = ec.module_body(path).rstrip("\n")
-            assert body in path.read_text()
-            found = source.find(body, pos)
-            assert found >= pos, path
-            # between two modules: only blank lines and the `end`s of its open sections
-            assert set(source[pos:found].split()) <= {"end", "module"}, path
-            pos = found + len(body)
-        ends, _, rest = source[pos:].partition("#eval")
+        ends, _, rest = after_verbatim_sources(source, sources).partition("#eval")
         assert set(ends.split()) <= {"end"}
         call = (f'#eval Bpe.Exec.runTexts {ec.NEXT_CHUNK[name]} "{tmp_path}/a.in" '
                 f'"{tmp_path}/a.out"')

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from test_crosscheck_exec import after_verbatim_sources
 from verified_bpe.verify import exec_crosscheck as ec
 
 REPO = Path(__file__).resolve().parents[1]
@@ -75,12 +76,7 @@ def test_file_to_ids_module_is_its_sources_verbatim(name, tmp_path):
     source = ec.render_ranks_split_module(name, tmp_path / "r", tmp_path / "t", tmp_path / "o",
                                           tmp_path / "tab")
     assert source.startswith("module\n") and "public import" not in source
-    pos = 0
-    for path in sources:
-        body = ec.module_body(path).rstrip("\n")
-        found = source.find(body, pos)
-        assert found >= pos, path
-        pos = found + len(body)
+    after_verbatim_sources(source, sources)
     call = (f'#eval Bpe.Exec.runRanksTexts {ec.NEXT_CHUNK[name]} "{tmp_path}/r" "{tmp_path}/t" '
             f'"{tmp_path}/o" "{tmp_path}/tab"')
     assert source.rstrip().endswith(call)

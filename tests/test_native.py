@@ -132,6 +132,25 @@ def test_merge_algorithms_vs_brute_force(algorithm, piece):
     assert m.bpe(piece, algorithm) == brute_force(TIE_RANKS, piece)
 
 
+#: tokens that differ only by trailing NUL bytes, and runs across the 15-byte limit of the
+#: table's inline keys (`RankMap::INLINE` in rust/src/ranks.rs)
+NUL_RANKS = {bytes([b]): b for b in range(256)}
+for _k in range(2, 19):
+    for _token in (b"\0" * _k, b"a" * _k, b"a" + b"\0" * (_k - 1), b"\0" * (_k - 1) + b"a"):
+        NUL_RANKS.setdefault(_token, len(NUL_RANKS))
+
+
+@pytest.mark.parametrize("algorithm", ["scan", "heap", "buckets", "auto"])
+@settings(max_examples=200)
+@given(piece=st.lists(st.sampled_from(b"a\0"), min_size=1, max_size=40).map(bytes))
+def test_inline_keys_vs_brute_force(algorithm, piece):
+    m = native.NativeMerger(NUL_RANKS, "")
+    assert m.bpe(piece, algorithm) == brute_force(NUL_RANKS, piece)
+    for k in range(1, 19):  # every token is found whole, on each side of the inline limit
+        for token in (b"\0" * k, b"a" + b"\0" * (k - 1)):
+            assert m.bpe(token, algorithm) == [NUL_RANKS[token]]
+
+
 @pytest.mark.parametrize("algorithm", ["scan", "heap", "buckets", "auto"])
 @pytest.mark.parametrize("name", NAMES)
 @settings(max_examples=100)

@@ -119,12 +119,14 @@ impl NativeBpe {
         self.id_list(py, &ids)
     }
 
-    /// `encode_ordinary` on each text, on up to `num_threads` threads, without the GIL.
+    /// `encode_ordinary` on each text, on `num_threads` threads in all, without the GIL.
     ///
     /// The texts are read in place (their UTF-8 form, which CPython caches; a text with a lone
-    /// surrogate raises `UnicodeEncodeError`, and the caller replaces them first). While the
-    /// threads encode, this thread turns each finished text's ids into a Python list, so the
-    /// only serial work left is the last text's list.
+    /// surrogate raises `UnicodeEncodeError`, and the caller replaces them first). The calling
+    /// thread is one of the `num_threads`: it encodes texts too (without the GIL), and between
+    /// two of its own texts it turns the texts the other threads finished into Python lists.
+    /// So `num_threads = 1` runs on one thread, and no more threads than asked for compete
+    /// for the cores.
     #[pyo3(signature = (texts, num_threads=8))]
     fn encode_ordinary_batch<'py>(
         &self,
@@ -137,44 +139,51 @@ impl NativeBpe {
         let (strs, engine) = (&strs, &self.engine);
         let threads = num_threads.clamp(1, strs.len().max(1));
         let next = &AtomicUsize::new(0);
-        let mut lists: Vec<Option<Bound<'py, PyList>>> = vec![None; strs.len()];
-        let mut failed: Option<PyErr> = None;
+        let claim = || {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            (k < strs.len()).then_some(k)
+        };
+        let mut batch = BatchLists { lists: vec![None; strs.len()], failed: None };
         std::thread::scope(|scope| {
             let (tx, mut rx) = mpsc::channel();
-            for _ in 0..threads {
+            for _ in 1..threads {
                 let tx = tx.clone();
-                scope.spawn(move || loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= strs.len() || tx.send((k, split.encode(engine, strs[k]))).is_err() {
-                        break;
+                scope.spawn(move || {
+                    while let Some(k) = claim() {
+                        if tx.send((k, split.encode(engine, strs[k]))).is_err() {
+                            break;
+                        }
                     }
                 });
             }
             drop(tx);
+            let record = |batch: &mut BatchLists<'py>, k, ids| {
+                if !batch.record(self, py, k, ids) {
+                    next.store(strs.len(), Ordering::Relaxed);
+                }
+            };
+            while let Some(k) = claim() {
+                while let Ok((j, ids)) = rx.try_recv() {
+                    record(&mut batch, j, ids);
+                }
+                let ids = py.detach(|| split.encode(engine, strs[k]));
+                record(&mut batch, k, ids);
+            }
             loop {
-                // Wait without the GIL; the receiver goes into the wait and comes back.
+                // Wait for the other threads without the GIL (the receiver goes and comes back).
                 let (back, message) = py.detach(move || {
                     let message = rx.recv();
                     (rx, message)
                 });
                 rx = back;
                 let Ok((k, ids)) = message else { break };
-                if failed.is_some() {
-                    continue;
-                }
-                match ids.map_err(regex_error).and_then(|ids| self.id_list(py, &ids)) {
-                    Ok(list) => lists[k] = Some(list),
-                    Err(e) => {
-                        failed = Some(e);
-                        next.store(strs.len(), Ordering::Relaxed);
-                    }
-                }
+                record(&mut batch, k, ids);
             }
         });
-        if let Some(e) = failed {
+        if let Some(e) = batch.failed {
             return Err(e);
         }
-        Ok(lists.into_iter().map(|list| list.expect("every text was encoded")).collect())
+        Ok(batch.lists.into_iter().map(|list| list.expect("every text was encoded")).collect())
     }
 
     /// The ids of pieces split elsewhere (a list of `str`): the native merge alone.
@@ -219,6 +228,38 @@ impl NativeBpe {
     /// The number of entries of the rank table.
     fn __len__(&self) -> usize {
         self.engine.ranks.len()
+    }
+}
+
+/// The lists of a batch as the texts finish, and the first error (after which the other
+/// results are dropped).
+struct BatchLists<'py> {
+    lists: Vec<Option<Bound<'py, PyList>>>,
+    failed: Option<PyErr>,
+}
+
+impl<'py> BatchLists<'py> {
+    /// Record text `k`'s ids as a list; `false` once the batch has failed.
+    fn record(
+        &mut self,
+        bpe: &NativeBpe,
+        py: Python<'py>,
+        k: usize,
+        ids: Result<Vec<u32>, RegexEncodeError>,
+    ) -> bool {
+        if self.failed.is_some() {
+            return false;
+        }
+        match ids.map_err(regex_error).and_then(|ids| bpe.id_list(py, &ids)) {
+            Ok(list) => {
+                self.lists[k] = Some(list);
+                true
+            }
+            Err(e) => {
+                self.failed = Some(e);
+                false
+            }
+        }
     }
 }
 

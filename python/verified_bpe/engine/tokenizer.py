@@ -463,9 +463,15 @@ class Tokenizer:
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode ignoring special tokens (their text is encoded as ordinary text); a ``text``
         that is not a ``str``: :class:`~verified_bpe.errors.InvalidTypeError`."""
-        text = _fix_surrogates(validate.text(text, "text"))
+        text = validate.text(text, "text")
         if self._native is not None:
-            return self._encode_ordinary_native(text)
+            # The extension reads the text's UTF-8 in place and refuses a lone surrogate, so
+            # the Python-side check (a second UTF-8 copy) is paid only when there is one.
+            try:
+                return self._encode_ordinary_native(text)
+            except UnicodeEncodeError:
+                return self._encode_ordinary_native(_fix_surrogates(text))
+        text = _fix_surrogates(text)
         if self.engine == "spec":
             return self._encode_ordinary_spec(text)
         return self._encode_ordinary_fast(text)

@@ -27,8 +27,15 @@ pre-tokenizes the raw texts itself (``Bpe.Exec.RanksTexts.runRanksTexts``), so t
 (written back) with its own and Lean's ids with tiktoken's.  With ``--from-ranks
 --python-split`` Python writes tiktoken's chunks instead (``Bpe.Exec.runRanks``).
 
+With ``--regex`` Lean splits the raw texts twice, with the compiled regex matcher and
+``findIter`` (``Bpe.Exec.FindIterCode``: ``Bpe.Regex.findIter unicodeClasses`` with the
+encoding's pattern term, by ``Bpe.Exec.findIterX_eq``) and with the machine
+(``Bpe.Exec.preTokenizeX``), and writes both chunk lists; Python compares both with the chunks
+of the ``regex`` module (no encoding; ``--encoding both`` runs the two encodings in one module).
+
 Run ``python -m verified_bpe.verify.exec_crosscheck --help``; the tests are
-``tests/test_crosscheck_exec.py`` and ``tests/test_crosscheck_exec_ranks.py``.
+``tests/test_crosscheck_exec.py``, ``tests/test_crosscheck_exec_ranks.py`` and
+``tests/test_crosscheck_exec_regex.py``.
 """
 
 from __future__ import annotations
@@ -245,6 +252,24 @@ def render_split_module(name: str, in_path: Path, out_path: Path) -> str:
         concat_sources(EXEC_SPLIT)
         + f'\n#eval Bpe.Exec.runTexts {NEXT_CHUNK[name]} "{in_path}" "{out_path}"\n'
     )
+
+
+#: route 3's regex runner (module ``Bpe.Exec.FindIterCode``) and, per encoding, the compiled
+#: pattern term it runs (``Bpe.Exec.cl100kX_eq``/``o200kX_eq``: the spec's terms)
+EXEC_FIND_ITER = "Bpe.Exec.FindIterCode"
+FIND_ITER_PATTERN = {"cl100k_base": "Bpe.Exec.cl100kX", "o200k_base": "Bpe.Exec.o200kX"}
+
+
+def render_regex_module(calls: Sequence[tuple[str, Path, Path]]) -> str:
+    """The generated module of the ``--regex`` route: the text of ``Bpe.Exec.FindIterCode`` and
+    of every module it imports (the regex syntax and pattern terms, the Unicode tables, the
+    spec's machines, ``Exec/PreTokenizeCode.lean``), as :func:`concat_sources` writes them, then
+    per ``(encoding, input, output)`` one ``#eval`` of ``Bpe.Exec.runFindIterTexts`` with the
+    encoding's pattern term and chunk-length function: Lean splits every raw text with the
+    compiled ``findIter`` and with the machine. Several encodings share one compilation."""
+    return concat_sources(EXEC_FIND_ITER) + "".join(
+        f"\n#eval Bpe.Exec.runFindIterTexts {FIND_ITER_PATTERN[name]} {NEXT_CHUNK[name]} "
+        f'"{in_path}" "{out_path}"\n' for name, in_path, out_path in calls)
 
 
 #: the route from the rank file and the raw texts to the ids (module ``Bpe.Exec.RanksTexts``)
@@ -500,6 +525,77 @@ def run_lean_time_check(rank_file: bytes, work: Path, runner=None) -> tuple[list
     return [int(g) for g in m.groups()], result.seconds
 
 
+REGEX_SUMMARY = re.compile(r"texts chunks differ ms: (?P<texts>\d+) (\d+) (\d+) (\d+)")
+
+
+@dataclass
+class RegexRun:
+    """One Lean run of the ``--regex`` route: per text, the chunks of the compiled
+    ``findIter`` and of the machine (code points), and the measurements."""
+
+    find_iter: list[list[list[int]]]
+    machine: list[list[list[int]]]
+    chunks: int
+    differ: int
+    run_ms: int
+    lean_seconds: float
+    peak_rss_kib: int
+    output: str
+
+
+def parse_chunk_line(line: str) -> list[list[int]]:
+    """A line of chunks as Lean writes them: their number, then each chunk as its length and
+    its code points."""
+    nums = iter(int(x) for x in line.split())
+    chunks = [[next(nums) for _ in range(next(nums))] for _ in range(next(nums))]
+    if next(nums, None) is not None:
+        raise ExecCrossCheckError(f"trailing numbers in the line {line[:80]!r}")
+    return chunks
+
+
+def code_point_chunks(name: str, text: str) -> list[list[int]]:
+    """The oracle: the chunks of the ``regex`` module with the encoding's pattern
+    (:func:`chunks_of`), as code points."""
+    return [[ord(c) for c in chunk.decode("utf-8")] for chunk in chunks_of(name, text)]
+
+
+def run_lean_regex(names: Sequence[str], texts: Sequence[str], work: Path, runner=None,
+                   builder=None) -> dict[str, RegexRun]:
+    """Write the raw texts and one module under ``work``, check the module with Lean (which
+    splits every text with the compiled ``findIter`` and with the machine, for each encoding of
+    ``names``), read back both chunk lists per text and encoding."""
+    runner, builder = _toolchain(runner, builder)
+    work = work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    in_path = work / "regex.in"
+    in_path.write_text("\n".join(render_raw_texts(texts)) + "\n", encoding="ascii")
+    calls = [(name, in_path, work / f"{MODULE_NAMES[name]}Regex.out") for name in names]
+    for _, _, out_path in calls:
+        out_path.unlink(missing_ok=True)
+    source = work / f"ExecRunRegex{''.join(MODULE_NAMES[n] for n in names)}.lean"
+    source.write_text(render_regex_module(calls), encoding="utf-8")
+    result = runner.check(source, [builder.out_dir])
+    summaries = list(REGEX_SUMMARY.finditer(result.output))
+    if not result.ok or len(summaries) != len(calls):
+        raise ExecCrossCheckError(f"Lean run failed:\n{result.output[-3000:]}")
+    runs = {}
+    for (name, _, out_path), m in zip(calls, summaries, strict=True):
+        n_texts, chunks, differ, run_ms = (int(g) for g in m.groups())
+        lines = out_path.read_text(encoding="ascii").split("\n")[:-1]
+        if n_texts != len(texts) or len(lines) != 2 * len(texts):
+            raise ExecCrossCheckError(f"Lean split {n_texts} texts ({len(lines)} lines), not "
+                                      f"{len(texts)}")
+        parsed = [parse_chunk_line(line) for line in lines]
+        runs[name] = RegexRun(parsed[0::2], parsed[1::2], chunks, differ, run_ms,
+                              result.seconds, result.peak_rss_kib, result.output)
+    return runs
+
+
+def chunk_mismatches(texts: Sequence[str], got: Sequence[list[list[int]]],
+                     expected: Sequence[list[list[int]]]) -> list[tuple[str, list, list]]:
+    return [(t, g, e) for t, g, e in zip(texts, got, expected, strict=True) if g != e]
+
+
 def oracle(tables: Tables):  # -> tiktoken.Encoding
     """tiktoken on the same ranks with the encoding's split pattern."""
     import tiktoken
@@ -528,7 +624,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m verified_bpe.verify.exec_crosscheck",
                                  description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--encoding", choices=ENCODINGS, default="cl100k_base")
+    ap.add_argument("--encoding", choices=(*ENCODINGS, "both"), default="cl100k_base",
+                    help="with --regex, 'both' runs the two encodings in one module")
     ap.add_argument("--ranks", type=int, default=None, help="first N ranks only (default: all)")
     ap.add_argument("--stdlib", type=int, default=5000, help="standard library lines")
     ap.add_argument("--catalog", type=int, default=3000, help="non-English catalog messages")
@@ -540,12 +637,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--python-split", action="store_true",
                     help="Python writes tiktoken's chunks (the input of bpe-encode) instead of "
                          "Lean pre-tokenizing the raw texts")
+    ap.add_argument("--regex", action="store_true",
+                    help="split the raw texts with the compiled findIter and with the machine "
+                         "in Lean; compare both with the regex module (no encoding)")
     ap.add_argument("--time-check", action="store_true",
                     help="time condition C alone on the rank file (parse, sort, check; no "
                          "recovery, no encoding)")
     args = ap.parse_args(argv)
     if args.time_check:
         return main_time_check(args)
+    if args.regex:
+        return main_regex(args)
+    if args.encoding == "both":
+        ap.error("--encoding both needs --regex")
     tables = load_tables(args.encoding, args.ranks)
     texts = default_texts(args.stdlib, args.catalog, args.random)
     if args.from_ranks:
@@ -570,6 +674,34 @@ def main(argv: list[str] | None = None) -> int:
     for t, g, e in bad[:5]:
         print(f"  {t!r}: Lean {g} tiktoken {e}")
     return 1 if bad or ref_bad else 0
+
+
+def main_regex(args: argparse.Namespace) -> int:
+    """``--regex``: Lean splits the texts with the compiled ``findIter`` (the spec's
+    ``Bpe.Regex.findIter unicodeClasses`` with the encoding's pattern term, by
+    ``Bpe.Exec.findIterX_eq``) and with the machine; both are compared with the ``regex``
+    module's chunks."""
+    texts = default_texts(args.stdlib, args.catalog, args.random)
+    start = time.monotonic()
+    names = ENCODINGS if args.encoding == "both" else (args.encoding,)
+    runs = run_lean_regex(names, texts, args.out)
+    wall = time.monotonic() - start
+    failed = False
+    for name, run in runs.items():
+        expected = [code_point_chunks(name, t) for t in texts]
+        bad_find = chunk_mismatches(texts, run.find_iter, expected)
+        bad_machine = chunk_mismatches(texts, run.machine, expected)
+        print(f"{name}: {len(texts)} texts, {run.chunks} chunks of findIter; in the "
+              f"interpreter: reading, both splits and writing {run.run_ms / 1000:.1f} s")
+        print(f"  texts where findIter and the machine differ (Lean's count): {run.differ}; "
+              f"findIter vs regex {len(bad_find)}; machine vs regex {len(bad_machine)}")
+        for t, g, e in (bad_find + bad_machine)[:5]:
+            print(f"  {t!r}: Lean {g} regex {e}")
+        failed = failed or bool(run.differ or bad_find or bad_machine)
+    run = next(iter(runs.values()))
+    print(f"Lean: check {run.lean_seconds:.1f} s (wall {wall:.1f} s incl. writing the input), "
+          f"peak RSS {run.peak_rss_kib // 1024} MiB")
+    return 1 if failed else 0
 
 
 def main_time_check(args: argparse.Namespace) -> int:

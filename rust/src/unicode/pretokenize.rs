@@ -32,13 +32,7 @@ pub fn utf8_len(b: u8) -> usize {
 pub fn unit_code_point(unit: &[u8]) -> u32 {
     let b = |k: usize| unit[k] as u32;
     match unit.len() {
-        1 => {
-            if unit[0] < 128 {
-                b(0)
-            } else {
-                0xFFFD
-            }
-        }
+        1 if unit[0] < 128 => b(0),
         2 => (b(0) % 32) * 64 + b(1) % 64,
         3 => (b(0) % 16) * 4096 + (b(1) % 64) * 64 + b(2) % 64,
         4 => (b(0) % 8) * 262144 + (b(1) % 64) * 4096 + (b(2) % 64) * 64 + b(3) % 64,
