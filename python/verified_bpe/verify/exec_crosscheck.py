@@ -47,6 +47,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from ..engine.patterns import PATTERNS, pre_tokenize_regex
 from ..errors import BpeError
@@ -58,6 +59,7 @@ from .corpus import UNICODE_RANGES, random_unicode  # noqa: F401 (re-exported)
 from .crosscheck import MODULE_NAMES, slice_ranks
 
 ENCODINGS = ("cl100k_base", "o200k_base")
+T = TypeVar("T")
 SUMMARY = re.compile(
     r"entries texts tokens load_ms encode_ms: (\d+) (?P<texts>\d+) (\d+) (\d+) (\d+)"
 )
@@ -591,11 +593,6 @@ def run_lean_regex(names: Sequence[str], texts: Sequence[str], work: Path, runne
     return runs
 
 
-def chunk_mismatches(texts: Sequence[str], got: Sequence[list[list[int]]],
-                     expected: Sequence[list[list[int]]]) -> list[tuple[str, list, list]]:
-    return [(t, g, e) for t, g, e in zip(texts, got, expected, strict=True) if g != e]
-
-
 def oracle(tables: Tables):  # -> tiktoken.Encoding
     """tiktoken on the same ranks with the encoding's split pattern."""
     import tiktoken
@@ -614,8 +611,9 @@ def reference_ids(tables: Tables, texts: Sequence[str]) -> list[list[int]]:
     ]
 
 
-def mismatches(texts: Sequence[str], got: Sequence[Sequence[int]],
-               expected: Sequence[Sequence[int]]) -> list[tuple[str, list[int], list[int]]]:
+def mismatches(texts: Sequence[str], got: Sequence[Sequence[T]],
+               expected: Sequence[Sequence[T]]) -> list[tuple[str, list[T], list[T]]]:
+    """The texts whose result (ids, or chunks) differs from the expected one, with both."""
     return [(t, list(g), list(e)) for t, g, e in zip(texts, got, expected, strict=True)
             if list(g) != list(e)]
 
@@ -689,8 +687,8 @@ def main_regex(args: argparse.Namespace) -> int:
     failed = False
     for name, run in runs.items():
         expected = [code_point_chunks(name, t) for t in texts]
-        bad_find = chunk_mismatches(texts, run.find_iter, expected)
-        bad_machine = chunk_mismatches(texts, run.machine, expected)
+        bad_find = mismatches(texts, run.find_iter, expected)
+        bad_machine = mismatches(texts, run.machine, expected)
         print(f"{name}: {len(texts)} texts, {run.chunks} chunks of findIter; in the "
               f"interpreter: reading, both splits and writing {run.run_ms / 1000:.1f} s")
         print(f"  texts where findIter and the machine differ (Lean's count): {run.differ}; "
