@@ -31,8 +31,12 @@ test: venv
 test-fast: venv
 	$(VPY) -m pytest -q -m "not slow and not lean"
 
+## ruff (lint and format) over the Python, rustfmt over the crate and its fuzz target
 lint: venv
 	$(VPY) -m ruff check python tests bench
+	$(VPY) -m ruff format --check python tests bench
+	cd rust && cargo fmt --check
+	cd rust/fuzz && cargo fmt --check
 
 $(VENV)/.bench-installed: $(VENV)/.installed
 	$(VPY) -m pip install --quiet -e '.[bench]'

@@ -295,8 +295,14 @@ def peak_rss(names: list[str], scale: float, labels: list[str] | None = None) ->
     print("loaded (Linux clear_refs), so it is the encode's own high-water mark; MB = 2^20 bytes")
     print("| encoding | tokenizer | RSS before | peak RSS during encode | CPU s | tokens |")
     print("|---|---|---|---|---|---|")
-    labels = labels or ["tiktoken", "verified_bpe native", "verified_bpe fast", "puretiktoken",
-                        "riptoken", "bpe-openai"]
+    labels = labels or [
+        "tiktoken",
+        "verified_bpe native",
+        "verified_bpe fast",
+        "puretiktoken",
+        "riptoken",
+        "bpe-openai",
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "text.txt"
         path.write_text(rss_text(size), encoding="utf-8")
@@ -340,9 +346,7 @@ def tiktoken_panic(names: list[str], scale: float) -> None:
             same = peer.encode_ordinary(text) == ours
             check += f"; bpe-openai's ids {'equal' if same else 'DIFFER'}"
         print(f"  {name}: tiktoken -> {tiktoken_result}")
-        print(
-            f"  {name}: verified_bpe {tok.engine} -> {len(ours)} ids in {seconds:.2f} s{check}"
-        )
+        print(f"  {name}: verified_bpe {tok.engine} -> {len(ours)} ids in {seconds:.2f} s{check}")
 
 
 def profile(names: list[str], scale: float) -> None:
@@ -410,16 +414,17 @@ def batch(names: list[str], scale: float, repeat: int = 3) -> None:
     text = cut(stdlib_text(size), size) + prose_text(size)
     step = len(text) // 64 + 1
     texts = [text[i : i + step] for i in range(0, len(text), step)]
-    print(f"\nencode_ordinary_batch of {len(texts)} texts ({len(text.encode()) / 1e6:.1f} MB), "
-          f"wall seconds, best of {repeat}:")
+    print(
+        f"\nencode_ordinary_batch of {len(texts)} texts ({len(text.encode()) / 1e6:.1f} MB), "
+        f"wall seconds, best of {repeat}:"
+    )
     print("| encoding | tokenizer | 1 thread | 2 threads | speed-up |")
     print("|---|---|---|---|---|")
     for name in names:
         encoders: list[tuple[str, object]] = [("tiktoken", tiktoken_encoding(name))]
         from verified_bpe.api.registry import get_encoding
 
-        encoders.append((f"verified_bpe Encoding ({native.default_engine()})",
-                         get_encoding(name)))
+        encoders.append((f"verified_bpe Encoding ({native.default_engine()})", get_encoding(name)))
         expected = tiktoken_encoding(name).encode_ordinary_batch(texts)
         for label, enc in encoders:
             walls = {1: float("inf"), 2: float("inf")}
@@ -429,8 +434,10 @@ def batch(names: list[str], scale: float, repeat: int = 3) -> None:
                     ids = enc.encode_ordinary_batch(texts, num_threads=threads)  # type: ignore[attr-defined]
                     walls[threads] = min(walls[threads], time.perf_counter() - start)
                     assert ids == expected, label
-            print(f"| {name} | {label} | {walls[1]:.3f} | {walls[2]:.3f} "
-                  f"| {walls[1] / walls[2]:.2f}× |")
+            print(
+                f"| {name} | {label} | {walls[1]:.3f} | {walls[2]:.3f} "
+                f"| {walls[1] / walls[2]:.2f}× |"
+            )
 
 
 def load_cost(names: list[str], repeat: int = 3) -> None:
@@ -446,18 +453,22 @@ def load_cost(names: list[str], repeat: int = 3) -> None:
     for name in names:
         ranks, info = load_ranks(name), encoding_spec(name)
 
-        def build_tiktoken() -> object:
-            return tiktoken.Encoding(name=name, pat_str=info.pattern,  # noqa: B023
-                                     mergeable_ranks=ranks,  # noqa: B023
-                                     special_tokens=info.special_tokens)  # noqa: B023
+        def build_tiktoken(name: str = name, ranks: dict = ranks, info=info) -> object:
+            return tiktoken.Encoding(
+                name=name,
+                pat_str=info.pattern,
+                mergeable_ranks=ranks,
+                special_tokens=info.special_tokens,
+            )
 
-        def build(engine: str) -> Callable[[], object]:
-            return lambda: Tokenizer(name, ranks, info.pattern, info.special_tokens,  # noqa: B023
-                                     engine=engine)  # type: ignore[arg-type]
+        def build(engine: str, name: str = name, ranks: dict = ranks, info=info):
+            return lambda: Tokenizer(name, ranks, info.pattern, info.special_tokens, engine=engine)  # type: ignore[arg-type]
 
         t_native = best_of(build("native"), repeat) if native.available() else float("nan")
-        print(f"| {name} | {best_of(build_tiktoken, repeat):.3f} | {t_native:.3f} "
-              f"| {best_of(build('fast'), repeat):.3f} |")
+        print(
+            f"| {name} | {best_of(build_tiktoken, repeat):.3f} | {t_native:.3f} "
+            f"| {best_of(build('fast'), repeat):.3f} |"
+        )
 
 
 def best_of(fn: Callable[[], object], repeat: int) -> float:
@@ -486,15 +497,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--encoding", choices=ENCODINGS, help="one encoding (default: both)")
     parser.add_argument("--mb", type=float, default=1.0, help="scale of every workload")
-    parser.add_argument("--repeat", type=int, default=3,
-                        help="runs per ordinary workload and per batch size (best of)")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="runs per ordinary workload and per batch size (best of)",
+    )
     parser.add_argument("--spec", action="store_true", help="also time the spec engine")
     parser.add_argument("--skip-rss", action="store_true", help="no 50 MB RSS subprocesses")
     parser.add_argument(
         "--sections",
         default="table,linear,rss,panic,profile,batch,load",
-        help="comma-separated subset of table,linear,rss,panic,profile,batch,load "
-        "(default: all)",
+        help="comma-separated subset of table,linear,rss,panic,profile,batch,load (default: all)",
     )
     args = parser.parse_args()
     sections = set(args.sections.split(","))

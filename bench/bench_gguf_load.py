@@ -51,16 +51,20 @@ def main() -> int:
     ap.add_argument("--names", nargs="+", default=list(BYTE_LEVEL))
     args = ap.parse_args()
     slow = []
-    print(f"{'file':16} {'tokens':>7} {'merges':>7} {'meta wall':>9} {'meta cpu':>8} "
-          f"{'load wall':>9} {'load cpu':>8}")
+    print(
+        f"{'file':16} {'tokens':>7} {'merges':>7} {'meta wall':>9} {'meta cpu':>8} "
+        f"{'load wall':>9} {'load cpu':>8}"
+    )
     for name in args.names:
         path = testdata.vocab_path(name)
         path.read_bytes()  # page cache
         tok = llama_tokenizer_from_gguf(path)
         meta = best(lambda p=path: read_metadata(p), args.repeat)
         load = best(lambda p=path: llama_tokenizer_from_gguf(p), args.repeat)
-        print(f"{name:16} {len(tok.vocab.tokens):7} {len(tok.vocab.merges):7} "
-              f"{meta[0]:9.3f} {meta[1]:8.3f} {load[0]:9.3f} {load[1]:8.3f}")
+        print(
+            f"{name:16} {len(tok.vocab.tokens):7} {len(tok.vocab.merges):7} "
+            f"{meta[0]:9.3f} {meta[1]:8.3f} {load[0]:9.3f} {load[1]:8.3f}"
+        )
         if load[0] > TARGET:
             slow.append(name)
     if slow:

@@ -62,8 +62,19 @@ def regex_chunks(text: str, pattern: str) -> list[bytes]:
 
 # ---------------------------------------------------------------------------- GGUF
 #: GGUF value types (llama.cpp's ``gguf.h``): fixed-size scalars as ``struct`` formats.
-_GGUF_SCALARS = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q",
-                 12: "d"}
+_GGUF_SCALARS = {
+    0: "B",
+    1: "b",
+    2: "H",
+    3: "h",
+    4: "I",
+    5: "i",
+    6: "f",
+    7: "?",
+    10: "Q",
+    11: "q",
+    12: "d",
+}
 _GGUF_STRING, _GGUF_ARRAY = 8, 9
 
 

@@ -26,8 +26,9 @@ def random_text(rng: random.Random, words: Sequence[str]) -> str:
     return "".join(rng.choice(words) for _ in range(rng.randint(0, 10)))
 
 
-def check_machine_is_regex(term: object, pattern: str, next_len: NextLen,
-                           words: Sequence[str], seed: int, count: int = 300) -> None:
+def check_machine_is_regex(
+    term: object, pattern: str, next_len: NextLen, words: Sequence[str], seed: int, count: int = 300
+) -> None:
     """``find_iter`` under the Unicode classes, the code-point machine and ``regex.findall``
     agree on ``count`` random texts."""
     classes = unicode_classes()
@@ -40,16 +41,23 @@ def check_machine_is_regex(term: object, pattern: str, next_len: NextLen,
         assert pre_tokenize_code_points(next_len, cps) == expected, text
 
 
-def check_unit_chunks_bridge(pre_tokenize: Callable[[bytes], list[bytes]], next_len: NextLen,
-                             words: Sequence[str], seed: int, count: int = 300) -> None:
+def check_unit_chunks_bridge(
+    pre_tokenize: Callable[[bytes], list[bytes]],
+    next_len: NextLen,
+    words: Sequence[str],
+    seed: int,
+    count: int = 300,
+) -> None:
     """The byte machine's chunks are its chunks of UTF-8 units flattened, and those units read
     as code points are the code-point machine's chunks (valid UTF-8 or not)."""
     rng = random.Random(seed)
     for _ in range(count):
-        data = rng.choice([
-            random_text(rng, words).encode(),
-            bytes(rng.randrange(256) for _ in range(rng.randint(0, 12))),
-        ])
+        data = rng.choice(
+            [
+                random_text(rng, words).encode(),
+                bytes(rng.randrange(256) for _ in range(rng.randint(0, 12))),
+            ]
+        )
         groups = unit_chunks(next_len, data)
         assert pre_tokenize(data) == [b"".join(g) for g in groups], data
         assert [[unit_code_point(u) for u in g] for g in groups] == pre_tokenize_code_points(
@@ -57,8 +65,9 @@ def check_unit_chunks_bridge(pre_tokenize: Callable[[bytes], list[bytes]], next_
         ), data
 
 
-def check_kernel_example(term: object, pattern: str, next_len: NextLen, text: str,
-                         chunks: list[str]) -> None:
+def check_kernel_example(
+    term: object, pattern: str, next_len: NextLen, text: str, chunks: list[str]
+) -> None:
     """A kernel-checked fact of ``BpeTest.RegexExamples`` is ``regex.findall``'s, the
     mirror's and the machine's."""
     cps = [ord(c) for c in text]

@@ -64,6 +64,7 @@ def test_rebuilt_files_have_the_published_hashes(files):
 def test_facts_are_tiktoken_exts(monkeypatch):
     """Hashes, pattern and special tokens as in tiktoken_ext/openai_public.py."""
     seen: dict[str, str] = {}
+
     def record(url: str, expected_hash: str) -> dict[bytes, int]:
         seen[url] = expected_hash
         return {}

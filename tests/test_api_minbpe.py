@@ -20,8 +20,13 @@ tiktoken = pytest.importorskip("tiktoken")
 
 from verified_bpe.engine.vocab import load_ranks, tiktoken_encoding  # noqa: E402
 
-SPECIALS = {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
-            "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276}
+SPECIALS = {
+    "<|endoftext|>": 100257,
+    "<|fim_prefix|>": 100258,
+    "<|fim_middle|>": 100259,
+    "<|fim_suffix|>": 100260,
+    "<|endofprompt|>": 100276,
+}
 SPECIAL_TEXT = """
 <|endoftext|>Hello world this is one document
 <|endoftext|>And this is another document

@@ -44,7 +44,10 @@ def run_as_tiktoken(code: str) -> str:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "python"), env.get("PYTHONPATH")]))
     proc = subprocess.run(
-        [sys.executable, "-c", prelude + code], capture_output=True, text=True, env=env,
+        [sys.executable, "-c", prelude + code],
+        capture_output=True,
+        text=True,
+        env=env,
         timeout=300,
     )
     assert proc.returncode == 0, proc.stderr
@@ -134,7 +137,9 @@ def test_llama3_client_code_path(bpe_file):
         f"<|reserved_special_token_{i}|>" for i in range(6)
     ]
     oracle = tiktoken.Encoding(
-        name=bpe_file.name, pat_str=LLAMA3_PATTERN, mergeable_ranks=mergeable,
+        name=bpe_file.name,
+        pat_str=LLAMA3_PATTERN,
+        mergeable_ranks=mergeable,
         special_tokens={t: len(mergeable) + i for i, t in enumerate(specials)},
     )
     assert json.loads(ours[0]) == [oracle.encode(t, allowed_special="all") for t in TEXTS]

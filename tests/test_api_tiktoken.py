@@ -267,8 +267,18 @@ def test_attributes(pair):
 
 
 @pytest.mark.parametrize(
-    "arg", ["hello", b"hello", "<|endoftext|>", "<|endofprompt|>", "hello world", b"\xff", 5,
-            bytearray(b"hello"), None]
+    "arg",
+    [
+        "hello",
+        b"hello",
+        "<|endoftext|>",
+        "<|endofprompt|>",
+        "hello world",
+        b"\xff",
+        5,
+        bytearray(b"hello"),
+        None,
+    ],
 )
 def test_encode_single_token(pair, arg):
     ours, oracle = pair
@@ -451,9 +461,7 @@ def test_decode_with_offsets_known():
     enc = verified_bpe.get_encoding("cl100k_base")
     assert enc.decode_with_offsets(enc.encode("hello world")) == ("hello world", [0, 5])
     text = "hello world<|endoftext|> green cow"
-    assert enc.decode_with_offsets(enc.encode(text, allowed_special="all"))[1] == [
-        0, 5, 11, 24, 30
-    ]
+    assert enc.decode_with_offsets(enc.encode(text, allowed_special="all"))[1] == [0, 5, 11, 24, 30]
 
 
 @given(data=st.data())
@@ -467,8 +475,20 @@ def test_hyp_offsets(data):
 # ---------------------------------------------------------------------------- unstable
 @pytest.mark.parametrize(
     "text",
-    ["hello fanta", "hello", "hello ", "a\n", "  ", "hello<|endoftext|>", "", "日本", "x\xe9",
-     "py\ud83d", "don'", "12"],
+    [
+        "hello fanta",
+        "hello",
+        "hello ",
+        "a\n",
+        "  ",
+        "hello<|endoftext|>",
+        "",
+        "日本",
+        "x\xe9",
+        "py\ud83d",
+        "don'",
+        "12",
+    ],
 )
 def test_encode_with_unstable(pair, text):
     ours, oracle = pair

@@ -113,7 +113,9 @@ def test_decode_of_encode_through_pipes(name, stdlib_corpus):
     common = {"env": env(), "cwd": ROOT}
     cmd = [sys.executable, "-m", "verified_bpe"]
     enc = subprocess.Popen(
-        [*cmd, "encode", "--encoding", name], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        [*cmd, "encode", "--encoding", name],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
         **common,
     )
     dec = subprocess.Popen(
@@ -261,8 +263,9 @@ def test_verify_and_bench_pass_options_through():
     ):
         proc = run(*args)
         assert proc.returncode == 2 and b"usage:" in proc.stderr, args
-    proc = run("bench", "--mb", "0.01", "--skip-rss", "--encoding", "o200k_base",
-               "--sections", "table")
+    proc = run(
+        "bench", "--mb", "0.01", "--skip-rss", "--encoding", "o200k_base", "--sections", "table"
+    )
     assert proc.returncode == 0, proc.stderr.decode()
     assert b"verified_bpe fast" in proc.stdout
 
@@ -280,11 +283,19 @@ def test_verify_and_bench_help_list_what_they_forward():
 
     toolchain = subprocess.run(
         [sys.executable, "-m", "verified_bpe.toolchain", "--help"],
-        capture_output=True, env=env(), cwd=ROOT, timeout=120, check=True,
+        capture_output=True,
+        env=env(),
+        cwd=ROOT,
+        timeout=120,
+        check=True,
     ).stdout.decode()
     script = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "bench_encode.py"), "--help"],
-        capture_output=True, env=env(), cwd=ROOT, timeout=120, check=True,
+        capture_output=True,
+        env=env(),
+        cwd=ROOT,
+        timeout=120,
+        check=True,
     ).stdout.decode()
     for command, program in (("verify", toolchain), ("bench", script)):
         ours = run(command, "--help").stdout.decode()
@@ -294,7 +305,13 @@ def test_verify_and_bench_help_list_what_they_forward():
     assert cli.verify_argv(args) == ["--jobs", "1", "--route", "wasm", "--repo", "/x", "verify"]
     args = parser.parse_args(["bench", "--mb", "0.5", "--spec", "--sections", "linear"])
     assert cli.bench_argv(args) == [
-        "--mb", "0.5", "--repeat", "3", "--sections", "linear", "--spec",
+        "--mb",
+        "0.5",
+        "--repeat",
+        "3",
+        "--sections",
+        "linear",
+        "--spec",
     ]
 
 
@@ -306,7 +323,9 @@ def test_help_lists_every_option(command):
     parser = cli.build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     accepted = {
-        flag for action in sub.choices[command]._actions for flag in action.option_strings
+        flag
+        for action in sub.choices[command]._actions
+        for flag in action.option_strings
         if flag.startswith("--")
     }
     assert _options(run(command, "--help").stdout.decode()) == accepted

@@ -66,12 +66,12 @@ def test_generated_module_is_the_exec_code_verbatim(tmp_path):
     code = (REPO / "lean" / "Bpe" / "Exec" / "Code.lean").read_text()
     assert source.startswith(code)
     call = f'#eval Bpe.Exec.runFiles "{tmp_path}/a.in" "{tmp_path}/a.out"'
-    assert source[len(code):].strip() == call
+    assert source[len(code) :].strip() == call
 
 
 def test_raw_input_holds_each_texts_utf8_bytes():
     tables = ec.load_tables("cl100k_base", 300)
-    texts = ec.default_texts(5, 5, 5) + ["", "a\r\n\u00e9\U0001F600"]
+    texts = ec.default_texts(5, 5, 5) + ["", "a\r\n\u00e9\U0001f600"]
     nums = iter(int(x) for x in ec.render_input(tables, texts, lean_split=True).split())
     for _ in range(256):
         next(nums)
@@ -101,8 +101,14 @@ def after_verbatim_sources(source: str, sources: list[Path]) -> str:
 def test_split_module_is_its_sources_verbatim_in_import_order(tmp_path):
     sources = ec.split_sources()
     names = ["/".join(p.with_suffix("").parts[-2:]) for p in sources]
-    for needed in ("Exec/Code", "Unicode/Tables", "Unicode/PreTokenize", "Unicode/Cl100k",
-                   "Unicode/O200k", "Exec/PreTokenizeCode"):
+    for needed in (
+        "Exec/Code",
+        "Unicode/Tables",
+        "Unicode/PreTokenize",
+        "Unicode/Cl100k",
+        "Unicode/O200k",
+        "Exec/PreTokenizeCode",
+    ):
         assert needed in names
     assert names[-1] == "Exec/PreTokenizeCode"
     # no proofs of Exec needed
@@ -111,14 +117,15 @@ def test_split_module_is_its_sources_verbatim_in_import_order(tmp_path):
         source = ec.render_split_module(name, tmp_path / "a.in", tmp_path / "a.out")
         ends, _, rest = after_verbatim_sources(source, sources).partition("#eval")
         assert set(ends.split()) <= {"end"}
-        call = (f'#eval Bpe.Exec.runTexts {ec.NEXT_CHUNK[name]} "{tmp_path}/a.in" '
-                f'"{tmp_path}/a.out"')
+        call = f'#eval Bpe.Exec.runTexts {ec.NEXT_CHUNK[name]} "{tmp_path}/a.in" "{tmp_path}/a.out"'
         assert ("#eval" + rest).strip() == call
 
 
 def test_closing_ends_counts_open_anonymous_sections():
-    body = ("@[expose] public section\nnoncomputable section\nnamespace A\nsection B\n"
-            "end B\nend A\nsection\nend\n")
+    body = (
+        "@[expose] public section\nnoncomputable section\nnamespace A\nsection B\n"
+        "end B\nend A\nsection\nend\n"
+    )
     assert ec.closing_ends(body) == "end\nend\n"
     assert ec.closing_ends("def x := 1\n") == ""
 

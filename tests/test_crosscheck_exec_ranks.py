@@ -53,8 +53,8 @@ def test_generated_module_carries_both_files_verbatim(tmp_path):
     code = (REPO / "lean" / "Bpe" / "Exec" / "Code.lean").read_text()
     ranks = (REPO / "lean" / "Bpe" / "Exec" / "Ranks.lean").read_text()
     assert source.startswith(code)
-    body = ranks[ranks.index("/-!"):]
-    assert source[len(code):].strip().startswith(body.strip())
+    body = ranks[ranks.index("/-!") :]
+    assert source[len(code) :].strip().startswith(body.strip())
     assert source.count("\nmodule\n") == 0 and source.startswith("module\n")
     assert "public import" not in source
     call = f'#eval Bpe.Exec.runRanks "{tmp_path}/r" "{tmp_path}/t" "{tmp_path}/o" ""'
@@ -67,18 +67,26 @@ def test_file_to_ids_module_is_its_sources_verbatim(name, tmp_path):
     module it imports, in import order, each verbatim; no proof module of Exec; one call."""
     sources = ec.split_sources(ec.EXEC_RANKS_TEXTS)
     names = ["/".join(p.with_suffix("").parts[-2:]) for p in sources]
-    for needed in ("Exec/Code", "Exec/Ranks", "Unicode/Cl100k", "Unicode/O200k",
-                   "Exec/PreTokenizeCode"):
+    for needed in (
+        "Exec/Code",
+        "Exec/Ranks",
+        "Unicode/Cl100k",
+        "Unicode/O200k",
+        "Exec/PreTokenizeCode",
+    ):
         assert needed in names
     assert names[-1] == "Exec/RanksTexts"
     for proof in ("Exec/RanksSort", "Exec/RanksTables", "Exec/RanksEncode", "Exec/Readers"):
         assert proof not in names
-    source = ec.render_ranks_split_module(name, tmp_path / "r", tmp_path / "t", tmp_path / "o",
-                                          tmp_path / "tab")
+    source = ec.render_ranks_split_module(
+        name, tmp_path / "r", tmp_path / "t", tmp_path / "o", tmp_path / "tab"
+    )
     assert source.startswith("module\n") and "public import" not in source
     after_verbatim_sources(source, sources)
-    call = (f'#eval Bpe.Exec.runRanksTexts {ec.NEXT_CHUNK[name]} "{tmp_path}/r" "{tmp_path}/t" '
-            f'"{tmp_path}/o" "{tmp_path}/tab"')
+    call = (
+        f'#eval Bpe.Exec.runRanksTexts {ec.NEXT_CHUNK[name]} "{tmp_path}/r" "{tmp_path}/t" '
+        f'"{tmp_path}/o" "{tmp_path}/tab"'
+    )
     assert source.rstrip().endswith(call)
 
 
@@ -90,7 +98,8 @@ def test_tables_file_is_parsed():
 def test_ranks_summary_line_is_parsed():
     m = ec.RANKS_SUMMARY.search(
         "x\nranks merges texts tokens parse_ms sort_ms recover_ms check_ms encode_ms: "
-        "1 2 3 4 5 6 7 8 9\n")
+        "1 2 3 4 5 6 7 8 9\n"
+    )
     assert m is not None and m.groups() == tuple(str(i) for i in range(1, 10))
 
 
@@ -104,8 +113,13 @@ def test_lean_from_rank_file_and_raw_texts_to_ids(name, tally):
     (docs/crosscheck.md, route 3 from the rank file)."""
     tables = ec.load_tables(name, N_RANKS)
     texts = ec.default_texts(N_TEXTS, N_TEXTS, N_TEXTS)
-    run = ec.run_lean_ranks(name, ec.rank_file_bytes(name, N_RANKS), texts,
-                            REPO / ".cache" / "exec_ranks", lean_split=True)
+    run = ec.run_lean_ranks(
+        name,
+        ec.rank_file_bytes(name, N_RANKS),
+        texts,
+        REPO / ".cache" / "exec_ranks",
+        lean_split=True,
+    )
     assert run.n_ranks == N_RANKS and run.n_merges == len(tables.merges)
     assert run.shuffle == tables.shuffle
     assert run.merges == tables.merges
@@ -125,8 +139,8 @@ def _lean_list(text: str, name: str) -> str:
     """The body of ``def name … :=`` in a Lean source, up to the next doc comment, option or
     theorem."""
     start = text.index(f"def {name} ")
-    body = text[text.index(":=", start) + 2:]
-    return body[:min(body.index(k) for k in ("/--", "set_option", "theorem") if k in body)]
+    body = text[text.index(":=", start) + 2 :]
+    return body[: min(body.index(k) for k in ("/--", "set_option", "theorem") if k in body)]
 
 
 def test_lean_rendering_sample_is_the_published_files():
@@ -137,9 +151,12 @@ def test_lean_rendering_sample_is_the_published_files():
     of one to six digits, the longest token)."""
     text = RENDER_FILE.read_text(encoding="utf-8")
     data = bytes(int(x) for x in re.findall(r"\d+", _lean_list(text, "fileSampleLines")))
-    entries = [(bytes(int(x) for x in re.findall(r"\d+", tok)), int(rank)) for tok, rank in
-               re.findall(r"\(\[([\d,\s]*)\],\s*(\d+)\)",
-                          _lean_list(text, "fileSampleEntries"))]
+    entries = [
+        (bytes(int(x) for x in re.findall(r"\d+", tok)), int(rank))
+        for tok, rank in re.findall(
+            r"\(\[([\d,\s]*)\],\s*(\d+)\)", _lean_list(text, "fileSampleEntries")
+        )
+    ]
     lines = data.split(b"\n")
     assert lines[-1] == b"" and len(lines) - 1 == len(entries) == 12
     published = {name: set(ec.rank_file_bytes(name).splitlines()) for name in ec.ENCODINGS}
@@ -268,8 +285,9 @@ def test_malformed_files_are_refused_by_pythons_readers(name):
 def test_lean_refuses_a_corrupted_line_and_tables_outside_condition_c():
     files = _refused_files()
     work = REPO / ".cache" / "exec_ranks_bad"
-    out = ec.run_lean_refusals(list(files.values()), work,
-                               texts_files=(*BAD_TEXTS, LONG_NUMBER_TEXT))
+    out = ec.run_lean_refusals(
+        list(files.values()), work, texts_files=(*BAD_TEXTS, LONG_NUMBER_TEXT)
+    )
     # the good slice is accepted (a summary line), and so is it with a 50-digit rank and with a
     # 50-digit byte value in the texts; every spoilt one is refused with its reason
     assert len(ec.RANKS_SUMMARY.findall(out)) == 3

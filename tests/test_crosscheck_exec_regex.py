@@ -27,9 +27,26 @@ N_STDLIB, N_CATALOG, N_RANDOM = 200, 100, 100
 #: texts that reach the patterns' corners: contractions in every case, `\s++$` and a final
 #: newline, runs of white space before a word, o200k's upper/lower runs and the lead's retry
 EXTRA_TEXTS = [
-    "", " ", "\n", "a \n", "x  \n\n", "  \t\n y", "don't", "DON'T", "HE'LL'VE'RE", "'s",
-    "it\u017fs", "\u212a'S", "HelloWorld ABCdef", "\u0391\u0392\u03b3\u03b4'\u0130S",
-    "$\u00c9cole", "\u4e2d\u6587 ok", "1234567", " !!!\r\n/x", "a\u0301b\u0301", "\u2028\u3000x",
+    "",
+    " ",
+    "\n",
+    "a \n",
+    "x  \n\n",
+    "  \t\n y",
+    "don't",
+    "DON'T",
+    "HE'LL'VE'RE",
+    "'s",
+    "it\u017fs",
+    "\u212a'S",
+    "HelloWorld ABCdef",
+    "\u0391\u0392\u03b3\u03b4'\u0130S",
+    "$\u00c9cole",
+    "\u4e2d\u6587 ok",
+    "1234567",
+    " !!!\r\n/x",
+    "a\u0301b\u0301",
+    "\u2028\u3000x",
 ]
 
 
@@ -40,8 +57,15 @@ def _texts() -> list[str]:
 def test_regex_module_is_its_sources_verbatim_in_import_order(tmp_path):
     sources = ec.split_sources(ec.EXEC_FIND_ITER)
     names = ["/".join(p.with_suffix("").parts[-2:]) for p in sources]
-    for needed in ("Regex/Syntax", "Regex/Patterns", "Regex/Unicode", "Unicode/Tables",
-                   "Unicode/Cl100k", "Unicode/O200k", "Exec/PreTokenizeCode"):
+    for needed in (
+        "Regex/Syntax",
+        "Regex/Patterns",
+        "Regex/Unicode",
+        "Unicode/Tables",
+        "Unicode/Cl100k",
+        "Unicode/O200k",
+        "Exec/PreTokenizeCode",
+    ):
         assert needed in names
     assert names[-1] == "Exec/FindIterCode"
     # the proofs and the noncomputable matcher stay out
@@ -52,8 +76,9 @@ def test_regex_module_is_its_sources_verbatim_in_import_order(tmp_path):
     assert set(ends.split()) <= {"end"}
     evals = [line for line in ("#eval" + rest).split("\n") if line]
     assert evals == [
-        f'#eval Bpe.Exec.runFindIterTexts {ec.FIND_ITER_PATTERN[n]} {ec.NEXT_CHUNK[n]} '
-        f'"{tmp_path}/r.in" "{tmp_path}/{n}.out"' for n in ec.ENCODINGS
+        f"#eval Bpe.Exec.runFindIterTexts {ec.FIND_ITER_PATTERN[n]} {ec.NEXT_CHUNK[n]} "
+        f'"{tmp_path}/r.in" "{tmp_path}/{n}.out"'
+        for n in ec.ENCODINGS
     ]
 
 
@@ -77,7 +102,9 @@ def test_parse_chunk_line():
 def test_summary_line_is_parsed():
     out = "x\ntexts chunks differ ms: 4 20 0 31\ny\ntexts chunks differ ms: 4 22 1 40\n"
     assert [m.groups() for m in ec.REGEX_SUMMARY.finditer(out)] == [
-        ("4", "20", "0", "31"), ("4", "22", "1", "40")]
+        ("4", "20", "0", "31"),
+        ("4", "22", "1", "40"),
+    ]
 
 
 @pytest.mark.parametrize("name", ec.ENCODINGS)

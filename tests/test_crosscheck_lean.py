@@ -84,7 +84,7 @@ def test_generated_strings_hit_every_branch_of_the_regex():
 
 def test_lean_string_literals_match_python():
     # Lean's escapes \n \t \r \\ \" \xHH \uHHHH are Python's too: parse the literal back
-    texts = cc.covering_ascii_strings(200, seed=3) + ["a\"b\\c", "\x00\x7f"]
+    texts = cc.covering_ascii_strings(200, seed=3) + ['a"b\\c', "\x00\x7f"]
     texts += cc.unicode_texts(1000) + cc.random_texts(200, seed=3)
     for text in texts:
         literal = cc.lean_string(text)
@@ -108,8 +108,17 @@ def test_ci_texts_hit_every_branch_of_the_encodings_pattern(name, monkeypatch):
     hit = {m.lastindex for text in texts for m in grouped.finditer(text)}
     assert hit == set(range(1, len(alts) + 1))
     chars = "".join(texts)
-    for script in ("CYRILLIC", "GREEK", "HEBREW", "ARABIC", "DEVANAGARI", "THAI", "CJK",
-                   "HIRAGANA", "HANGUL"):
+    for script in (
+        "CYRILLIC",
+        "GREEK",
+        "HEBREW",
+        "ARABIC",
+        "DEVANAGARI",
+        "THAI",
+        "CJK",
+        "HIRAGANA",
+        "HANGUL",
+    ):
         assert any(unicodedata.name(c, "").startswith(script) for c in chars), script
     assert any(ord(c) >= 0x1F300 for c in chars)  # emoji
     assert any(unicodedata.category(c) == "Mn" for c in chars)  # combining marks
@@ -141,8 +150,12 @@ def test_facts_are_tiktokens_ids_with_the_encodings_own_pattern(name, monkeypatc
 
     sl = cc.load_slice(name, 1000)
     facts = cc.make_facts(sl, _ci_texts())
-    enc = tiktoken.Encoding(name="oracle", pat_str=_tiktoken_pattern(name, monkeypatch),
-                            mergeable_ranks=sl.ranks, special_tokens={})
+    enc = tiktoken.Encoding(
+        name="oracle",
+        pat_str=_tiktoken_pattern(name, monkeypatch),
+        mergeable_ranks=sl.ranks,
+        special_tokens={},
+    )
     assert [list(f.ids) for f in facts] == [enc.encode_ordinary(f.text) for f in facts]
     encoder = "encodeCl100k" if name == "cl100k_base" else "encodeO200k"
     source = cc.render_module(sl, facts, ranks_ok=True)
@@ -178,8 +191,7 @@ def test_module_ranks_are_the_slice_and_every_block_is_checked(name):
     sl = cc.load_slice(name, 1000)
     source = cc.render_module(sl, [], ranks_ok=True)
     ranks, merges = _module_tables(source)
-    expected = sorted(((t, r) for t, r in load_ranks(name).items() if r < 1000),
-                      key=lambda e: e[1])
+    expected = sorted(((t, r) for t, r in load_ranks(name).items() if r < 1000), key=lambda e: e[1])
     assert ranks == expected
     token = {r: t for t, r in ranks}
     assert all(token[a] + token[b] == token[r] for (a, b), r in merges)
@@ -189,9 +201,17 @@ def test_module_ranks_are_the_slice_and_every_block_is_checked(name):
         for thm in (f"lookup{k}", f"twoParts{k}", f"recover{k}"):
             assert f"theorem {thm} :" in source
             assert re.search(rf"\b{thm}\b[,\]]", source), thm  # used in an assembly
-    for thm in ("treeOk", "checkedFast", "checked", "ranksOk", "recoverMerges_eq",
-                "rankShuffle_eq", "encode_eq_ranks", "encodeWith_eq_ranks",
-                "encodeChunk_eq_ranks"):
+    for thm in (
+        "treeOk",
+        "checkedFast",
+        "checked",
+        "ranksOk",
+        "recoverMerges_eq",
+        "rankShuffle_eq",
+        "encode_eq_ranks",
+        "encodeWith_eq_ranks",
+        "encodeChunk_eq_ranks",
+    ):
         assert f"theorem {thm} " in source
     # condition C comes from the fast checker through its soundness theorem
     assert "checkRanks_of_checkRanksFast checkedFast" in source
@@ -276,8 +296,11 @@ def test_module_tree_is_the_balanced_search_tree_of_the_slice(name):
         if node is None:
             return True
         inner = _in_order(node)
-        return (inner[len(inner) // 2] == node[:2] and middle_at_roots(node[2])
-                and middle_at_roots(node[3]))
+        return (
+            inner[len(inner) // 2] == node[:2]
+            and middle_at_roots(node[2])
+            and middle_at_roots(node[3])
+        )
 
     assert middle_at_roots(tree)
     assert all(_search(tree, _key(t)) == r for t, r in sl.ranks.items())

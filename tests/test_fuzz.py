@@ -58,6 +58,7 @@ def fuzz(max_examples: int) -> settings:
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
     )
 
+
 SAMPLE = "Hello, world! It's 2024; naïve 日本語 😀\n\tdef f(x): return x**2  # ok"
 SNIPPETS = [*UNICODE_SNIPPETS, "a", "aa", " ", "x1", "'s", "<|"]
 texts = st.lists(st.sampled_from(SNIPPETS), max_size=12).map("".join)
@@ -110,8 +111,24 @@ def tok_data(tok: BasicTokenizer):  # noqa: ANN201
 
 
 NASTY_WORDS = st.sampled_from(
-    ["", " ", "-1", "1_0", "+5", "١٢", "１", "9" * 30, "9" * 5000, "0x1f", "1e9", "256 256",
-     "255 255 255", "\x00", "\x85", "\r"]
+    [
+        "",
+        " ",
+        "-1",
+        "1_0",
+        "+5",
+        "١٢",
+        "１",
+        "9" * 30,
+        "9" * 5000,
+        "0x1f",
+        "1e9",
+        "256 256",
+        "255 255 255",
+        "\x00",
+        "\x85",
+        "\r",
+    ]
 )
 
 
@@ -120,15 +137,38 @@ def mutated_model(draw: st.DrawFn) -> tuple[bytes, str]:
     lines = valid_model_text().split("\n")[:-1]
     kinds = []
     for _ in range(draw(st.integers(1, 3))):
-        kind = draw(st.sampled_from(
-            ["replace", "delete", "duplicate", "swap", "insert", "doubling", "pattern",
-             "count", "header", "bytes", "truncate", "special", "special", "pattern"]))
+        kind = draw(
+            st.sampled_from(
+                [
+                    "replace",
+                    "delete",
+                    "duplicate",
+                    "swap",
+                    "insert",
+                    "doubling",
+                    "pattern",
+                    "count",
+                    "header",
+                    "bytes",
+                    "truncate",
+                    "special",
+                    "special",
+                    "pattern",
+                ]
+            )
+        )
         kinds.append(kind)
         i = draw(st.integers(0, len(lines) - 1))
         if kind == "replace":
-            lines[i] = draw(st.one_of(NASTY_WORDS, st.text(max_size=20),
-                                      st.tuples(st.integers(-5, 400), st.integers(-5, 400))
-                                      .map(lambda p: f"{p[0]} {p[1]}")))
+            lines[i] = draw(
+                st.one_of(
+                    NASTY_WORDS,
+                    st.text(max_size=20),
+                    st.tuples(st.integers(-5, 400), st.integers(-5, 400)).map(
+                        lambda p: f"{p[0]} {p[1]}"
+                    ),
+                )
+            )
         elif kind == "delete" and len(lines) > 1:
             del lines[i]
         elif kind == "duplicate":
@@ -223,9 +263,38 @@ def _vocab_text(model_text: str) -> str:
 
 # ---------------------------------------------------------------------------- patterns
 PATTERN_ATOMS = [
-    r"\w+", r"\s+", r"\d", r"\p{L}+", r"\p{N}{1,3}", r"[^\s\p{L}\p{N}]+", ".", r"'s", " ?",
-    r"(?i:ab)", "a", r"\S", r"[a-z]*", r"\b", "$", "^", r"(?=\s)", r"(?!\S)", r"\1", "(?P<n>x)",
-    "(", ")", "[", "]", "{2,1}", "*", "+?", "++", "|", r"\p{Nope}", r"(?<=a)", r"\w*\w*\w*X",
+    r"\w+",
+    r"\s+",
+    r"\d",
+    r"\p{L}+",
+    r"\p{N}{1,3}",
+    r"[^\s\p{L}\p{N}]+",
+    ".",
+    r"'s",
+    " ?",
+    r"(?i:ab)",
+    "a",
+    r"\S",
+    r"[a-z]*",
+    r"\b",
+    "$",
+    "^",
+    r"(?=\s)",
+    r"(?!\S)",
+    r"\1",
+    "(?P<n>x)",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{2,1}",
+    "*",
+    "+?",
+    "++",
+    "|",
+    r"\p{Nope}",
+    r"(?<=a)",
+    r"\w*\w*\w*X",
 ]
 
 
@@ -382,9 +451,13 @@ def small_gguf(tmp: str) -> bytes:
     writer.add_string("tokenizer.ggml.model", "gpt2")
     writer.add_string("tokenizer.ggml.pre", "llama-bpe")
     writer.add_array("tokenizer.ggml.tokens", [bytes_to_token_text(by_id[i]) for i in range(400)])
-    writer.add_array("tokenizer.ggml.merges", [
-        f"{bytes_to_token_text(by_id[a])} {bytes_to_token_text(by_id[b])}" for (a, b), _ in merges
-    ])
+    writer.add_array(
+        "tokenizer.ggml.merges",
+        [
+            f"{bytes_to_token_text(by_id[a])} {bytes_to_token_text(by_id[b])}"
+            for (a, b), _ in merges
+        ],
+    )
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
     writer.write_tensors_to_file()
@@ -398,8 +471,9 @@ def small_gguf_oracle():
     import tiktoken
 
     ranks = {t: r for t, r in byte_ranks().items() if r < 400}
-    return tiktoken.Encoding("small-gguf", pat_str=patterns.LLAMA3_PATTERN,
-                             mergeable_ranks=ranks, special_tokens={})
+    return tiktoken.Encoding(
+        "small-gguf", pat_str=patterns.LLAMA3_PATTERN, mergeable_ranks=ranks, special_tokens={}
+    )
 
 
 @fuzz(100)
@@ -456,13 +530,51 @@ def test_fuzz_gguf(data, tmp_path_factory, tally):
 
 
 # ---------------------------------------------------------------------------- CLI
-WORDS = st.sampled_from([
-    "12", "0", "100257", "1_0", "-1", "abc", "١", "9" * 40, "[1,", "2]", ",", "--json", "--bytes",
-    "--stream", "--ordinary", "--allowed-special", "all", "<|endoftext|>", "--encoding",
-    "o200k_base", "p50k", "--engine", "spec", "turbo", "--file", "/dev/null", "/nonexistent",
-    "/", "--gguf", "--model", "--vocab-size", "300", "255", "x", "--pattern", "(", "gpt2", "-o",
-    "héllo", "a<|endoftext|>b", "",
-])
+WORDS = st.sampled_from(
+    [
+        "12",
+        "0",
+        "100257",
+        "1_0",
+        "-1",
+        "abc",
+        "١",
+        "9" * 40,
+        "[1,",
+        "2]",
+        ",",
+        "--json",
+        "--bytes",
+        "--stream",
+        "--ordinary",
+        "--allowed-special",
+        "all",
+        "<|endoftext|>",
+        "--encoding",
+        "o200k_base",
+        "p50k",
+        "--engine",
+        "spec",
+        "turbo",
+        "--file",
+        "/dev/null",
+        "/nonexistent",
+        "/",
+        "--gguf",
+        "--model",
+        "--vocab-size",
+        "300",
+        "255",
+        "x",
+        "--pattern",
+        "(",
+        "gpt2",
+        "-o",
+        "héllo",
+        "a<|endoftext|>b",
+        "",
+    ]
+)
 
 
 def run_main(

@@ -87,9 +87,32 @@ BAD_PATTERNS: list[Any] = ["(unclosed", None, b"\\w+", 3]
 SPECIALS = {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|x|>": 100300}
 SPECIAL_TEXTS = list(SPECIALS)
 ALPHABET = [
-    "a", "b", " ", "\n", "\r", "'s", "hello", " world", "Hello", "123", "4567", "世界", "é",
-    "e\u0301", "😀", "\u212a", "\u0558", "\ua7ce", "\ud800", "\udc00", "\t", "!?", "...",
-    *SPECIAL_TEXTS, "<|", "|>",
+    "a",
+    "b",
+    " ",
+    "\n",
+    "\r",
+    "'s",
+    "hello",
+    " world",
+    "Hello",
+    "123",
+    "4567",
+    "世界",
+    "é",
+    "e\u0301",
+    "😀",
+    "\u212a",
+    "\u0558",
+    "\ua7ce",
+    "\ud800",
+    "\udc00",
+    "\t",
+    "!?",
+    "...",
+    *SPECIAL_TEXTS,
+    "<|",
+    "|>",
 ]
 texts = st.lists(st.sampled_from(ALPHABET), max_size=8).map("".join)
 ids = st.one_of(
@@ -235,17 +258,20 @@ def build(kind: str, pat: int, ranks: int, specials: int, n_vocab: Any) -> tuple
 
 
 CALLS = {
-    "encode": lambda e, d: e.encode(d["text"], allowed_special=d["allowed"],
-                                    disallowed_special=d["disallowed"]),
+    "encode": lambda e, d: e.encode(
+        d["text"], allowed_special=d["allowed"], disallowed_special=d["disallowed"]
+    ),
     "encode_default": lambda e, d: e.encode(d["text"]),
     "encode_ordinary": lambda e, d: e.encode_ordinary(d["value"]),
     "encode_ordinary_text": lambda e, d: e.encode_ordinary(d["text"]),
     "encode_to_numpy": lambda e, d: e.encode_to_numpy(d["text"], allowed_special=d["allowed"]),
-    "encode_batch": lambda e, d: e.encode_batch([d["text"], d["value"]], num_threads=2,
-                                                allowed_special=d["allowed"]),
+    "encode_batch": lambda e, d: e.encode_batch(
+        [d["text"], d["value"]], num_threads=2, allowed_special=d["allowed"]
+    ),
     "encode_ordinary_batch": lambda e, d: e.encode_ordinary_batch([d["text"]], num_threads=1),
     "encode_with_unstable": lambda e, d: e.encode_with_unstable(
-        d["text"], allowed_special=d["allowed"], disallowed_special=d["disallowed"]),
+        d["text"], allowed_special=d["allowed"], disallowed_special=d["disallowed"]
+    ),
     "encode_single_token": lambda e, d: e.encode_single_token(d["value"]),
     "encode_single_token_text": lambda e, d: e.encode_single_token(d["text"]),
     "decode": lambda e, d: e.decode(d["tokens"]),
@@ -257,8 +283,7 @@ CALLS = {
     "decode_batch": lambda e, d: e.decode_batch([d["tokens"]], num_threads=1),
     "decode_bytes_batch": lambda e, d: e.decode_bytes_batch([d["tokens"], [1]]),
     "is_special_token": lambda e, d: e.is_special_token(d["value"]),
-    "attributes": lambda e, d: (e.n_vocab, e.max_token_value, sorted(e.special_tokens_set),
-                                e.name),
+    "attributes": lambda e, d: (e.n_vocab, e.max_token_value, sorted(e.special_tokens_set), e.name),
     "eot_token": lambda e, d: e.eot_token,
     "token_byte_values": lambda e, d: len(e.token_byte_values()),
     "_encode_single_piece": lambda e, d: e._encode_single_piece(d["value"]),
@@ -305,7 +330,8 @@ constructors = st.tuples(
     ctor=constructors,
     calls=st.lists(
         st.tuples(st.sampled_from(sorted({*CALLS, *OUR_CALLS})), call_args()),
-        min_size=1, max_size=6,
+        min_size=1,
+        max_size=6,
     ),
 )
 def test_encoding_against_tiktoken(ctor, calls, tally):
@@ -461,22 +487,44 @@ class MinbpeOracle:
 
 
 MINBPE_PATTERNS = ["", CL100K_PATTERN, r"'(?:s|t)|\w+| ?[^\w\s]+|\s+", r"\p{L}+| ?\p{N}+|\s+|."]
-MINBPE_ALPHABET = ["a", "b", "ab", " ", "\n", "hello", " world", "é", "世界", "12", "'s", "!",
-                   "<|a|>", "<|end|>", "<|"]
+MINBPE_ALPHABET = [
+    "a",
+    "b",
+    "ab",
+    " ",
+    "\n",
+    "hello",
+    " world",
+    "é",
+    "世界",
+    "12",
+    "'s",
+    "!",
+    "<|a|>",
+    "<|end|>",
+    "<|",
+]
 minbpe_texts = st.lists(st.sampled_from(MINBPE_ALPHABET), max_size=12).map("".join)
 minbpe_specials = st.dictionaries(
     st.sampled_from(["<|a|>", "<|end|>", "<|bb|>"]), st.integers(1000, 1010), max_size=3
 ).filter(lambda d: len(set(d.values())) == len(d))
 minbpe_ops = st.one_of(
-    st.tuples(st.just("train"), minbpe_texts.map(lambda t: t * 3 + "ab ab ab"),
-              st.integers(256, 275)),
+    st.tuples(
+        st.just("train"), minbpe_texts.map(lambda t: t * 3 + "ab ab ab"), st.integers(256, 275)
+    ),
     st.tuples(st.just("register"), minbpe_specials),
-    st.tuples(st.just("encode"), minbpe_texts,
-              st.one_of(st.sampled_from(["all", "none", "none_raise", "bogus"]),
-                        st.sets(st.sampled_from(["<|a|>", "<|end|>", "<|x|>"])))),
+    st.tuples(
+        st.just("encode"),
+        minbpe_texts,
+        st.one_of(
+            st.sampled_from(["all", "none", "none_raise", "bogus"]),
+            st.sets(st.sampled_from(["<|a|>", "<|end|>", "<|x|>"])),
+        ),
+    ),
     st.tuples(st.just("encode_default"), minbpe_texts),
-    st.tuples(st.just("decode"), st.lists(st.integers(0, 300) | st.integers(1000, 1011),
-                                          max_size=6)),
+    st.tuples(
+        st.just("decode"), st.lists(st.integers(0, 300) | st.integers(1000, 1011), max_size=6)
+    ),
     st.tuples(st.just("save_load")),
     st.tuples(st.just("encode_wrong_type"), wrong.filter(lambda v: not isinstance(v, str))),
 )
@@ -509,8 +557,11 @@ def test_minbpe_against_oracle(pattern, ops, tally, tmp_path_factory):
         elif op == "register":
             if not regex_api:
                 continue  # minbpe's BasicTokenizer has no special tokens
-            same(outcome(ours.register_special_tokens, dict(args[0])),
-                 outcome(oracle.register_special_tokens, dict(args[0])), f"register{args}")
+            same(
+                outcome(ours.register_special_tokens, dict(args[0])),
+                outcome(oracle.register_special_tokens, dict(args[0])),
+                f"register{args}",
+            )
         elif op == "encode":
             if not regex_api:
                 continue
@@ -540,8 +591,10 @@ def test_minbpe_against_oracle(pattern, ops, tally, tmp_path_factory):
 @fuzz(30)
 @given(
     ids=st.lists(st.integers(0, 5), max_size=12),
-    counts=st.none() | st.dictionaries(st.tuples(st.integers(0, 5), st.integers(0, 5)),
-                                       st.integers(1, 3), max_size=3),
+    counts=st.none()
+    | st.dictionaries(
+        st.tuples(st.integers(0, 5), st.integers(0, 5)), st.integers(1, 3), max_size=3
+    ),
     pair=st.tuples(st.integers(0, 5), st.integers(0, 5)),
 )
 def test_minbpe_functions_against_oracle(ids, counts, pair, tally):
@@ -559,9 +612,12 @@ def test_minbpe_functions_against_oracle(ids, counts, pair, tally):
 def gpt4_pair() -> tuple[Any, Any]:
     from verified_bpe.api.minbpe import GPT4_SPECIAL_TOKENS, GPT4Tokenizer
 
-    oracle = tiktoken.Encoding("cl100k_base", pat_str=CL100K_PATTERN,
-                               mergeable_ranks=load_ranks("cl100k_base"),
-                               special_tokens=GPT4_SPECIAL_TOKENS)
+    oracle = tiktoken.Encoding(
+        "cl100k_base",
+        pat_str=CL100K_PATTERN,
+        mergeable_ranks=load_ranks("cl100k_base"),
+        special_tokens=GPT4_SPECIAL_TOKENS,
+    )
     return GPT4Tokenizer(), oracle
 
 
@@ -571,8 +627,11 @@ def test_gpt4_tokenizer_against_tiktoken(text, allowed, tally):
     """minbpe's ``GPT4Tokenizer`` is documented to equal tiktoken's cl100k_base."""
     ours, oracle = gpt4_pair()
     text = replace_surrogates(text)
-    kwargs = {"all": {"allowed_special": "all"}, "none": {"disallowed_special": ()},
-              "none_raise": {}}[allowed]
+    kwargs = {
+        "all": {"allowed_special": "all"},
+        "none": {"disallowed_special": ()},
+        "none_raise": {},
+    }[allowed]
     want = outcome(oracle.encode, text, **kwargs)
     got = outcome(ours.encode, text, allowed)
     same(got, want, f"GPT4Tokenizer.encode({text!r}, {allowed!r})")

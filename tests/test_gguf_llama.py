@@ -150,9 +150,11 @@ def test_equals_tiktoken_on_corpora(name, stdlib_corpus, tally):
 
 @pytest.mark.parametrize("name", sorted(TIKTOKEN_EQUIVALENT))
 @settings(max_examples=150, deadline=None)
-@given(text=st.lists(
-    st.one_of(st.sampled_from(UNICODE_SNIPPETS), st.text(max_size=4)), max_size=12
-).map("".join))
+@given(
+    text=st.lists(
+        st.one_of(st.sampled_from(UNICODE_SNIPPETS), st.text(max_size=4)), max_size=12
+    ).map("".join)
+)
 def test_equals_tiktoken_hypothesis(name, text):
     text = text.encode("utf-8", "replace").decode("utf-8")  # no lone surrogates
     assert tokenizer(name).encode(text) == tiktoken_oracle(name).encode_ordinary(text)
@@ -170,7 +172,11 @@ def test_special_tokens_as_llama_cpp():
     assert 151644 not in plain and tok.decode(plain) == text
     assert plain == [*tok.encode("a<|im_start|>b "), 151646, *tok.encode("c")]
     assert tok.encode(text, parse_special=True) == [
-        *tok.encode("a"), 151644, *tok.encode("b "), 151646, *tok.encode("c")
+        *tok.encode("a"),
+        151644,
+        *tok.encode("b "),
+        151646,
+        *tok.encode("c"),
     ]
     assert tok.encode(text, parse_special={"<|im_start|>"}) == tok.encode(text, parse_special=True)
     assert 151644 not in tok.encode("<|im_start|>", parse_special={"<|endoftext|>"})

@@ -12,8 +12,17 @@ import verified_bpe
 
 PKG = Path(verified_bpe.__file__).resolve().parent
 RANK = {
-    "errors": 0, "_moved": 0, "spec": 1, "engine": 2, "formats": 3, "api": 4,
-    "toolchain": 4, "verify": 5, "cli": 6, "__main__": 6, "__init__": 6,
+    "errors": 0,
+    "_moved": 0,
+    "spec": 1,
+    "engine": 2,
+    "formats": 3,
+    "api": 4,
+    "toolchain": 4,
+    "verify": 5,
+    "cli": 6,
+    "__main__": 6,
+    "__init__": 6,
 }
 
 
@@ -84,7 +93,7 @@ def test_no_import_cycles():
         state[node] = 1
         for dep in sorted(g.get(node, ())):
             if state.get(dep) == 1:
-                cycles.append(" -> ".join([*stack[stack.index(dep):], dep]))
+                cycles.append(" -> ".join([*stack[stack.index(dep) :], dep]))
             elif dep not in state:
                 visit(dep, [*stack, dep])
         state[node] = 2

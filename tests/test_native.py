@@ -213,8 +213,16 @@ def test_batch_reads_texts_in_place(name):
         pass
 
     tok = Tokenizer.from_tiktoken(name, engine="native")
-    texts = ["plain ascii", "caf\u00e9 cr\u00e8me", "\u65e5\u672c\u8a9e", "\U0001f600 ok",
-             Sub("sub class"), "a\udc80b", "", "x" * 70_000]
+    texts = [
+        "plain ascii",
+        "caf\u00e9 cr\u00e8me",
+        "\u65e5\u672c\u8a9e",
+        "\U0001f600 ok",
+        Sub("sub class"),
+        "a\udc80b",
+        "",
+        "x" * 70_000,
+    ]
     assert tok.encode_ordinary_batch(texts, num_threads=3) == [
         tiktoken_encoding(name).encode_ordinary(t) for t in texts
     ]

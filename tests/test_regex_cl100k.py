@@ -33,9 +33,34 @@ from verified_bpe.spec.unicode.pretokenize import fold_case
 CONTRACTION_LETTERS = "sdmtlvre"
 #: pieces that exercise every branch: contractions (with U+017F), letters of several scripts,
 #: digits of several scripts, punctuation, and whitespace runs with newlines and U+00A0/U+3000.
-WORDS = ["'s", "'LL", "'ſ", "'Ve", "’s", "Grüße", "naïve", "ÉTÉ", "世界", "\u05d0\u05d1",
-         "123456", "\u0663\u0664", "½", " \n ", "\r\n", "\t", "  ", "\u00a0", "\u3000", "!?",
-         "/", "≈", "\u0301", "\U0001f600", "x", " "]
+WORDS = [
+    "'s",
+    "'LL",
+    "'ſ",
+    "'Ve",
+    "’s",
+    "Grüße",
+    "naïve",
+    "ÉTÉ",
+    "世界",
+    "\u05d0\u05d1",
+    "123456",
+    "\u0663\u0664",
+    "½",
+    " \n ",
+    "\r\n",
+    "\t",
+    "  ",
+    "\u00a0",
+    "\u3000",
+    "!?",
+    "/",
+    "≈",
+    "\u0301",
+    "\U0001f600",
+    "x",
+    " ",
+]
 
 
 def _next(rest: Sequence[int]) -> int:

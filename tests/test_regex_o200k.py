@@ -29,10 +29,43 @@ from verified_bpe.spec.unicode.o200k import next_chunk_len, pre_tokenize_o200k
 #: pieces that exercise every branch and the backtracking of the word branches: case runs
 #: (`HTMLParser`, `ABCdef`), marks and modifier/other letters (in both `U` and `W`), a titlecase
 #: letter (only `U`), contractions in any case (with U+017F), digits, punctuation, `/`, newlines.
-WORDS = ["'s", "'LL", "'ſ", "'Ve", "'RE", "’s", "HTML", "Parser", "ABCdef", "aBc", "Grüße",
-         "ÉTÉ", "ǅ", "ǆ", "ʰ", "\u0301", "世界", "\u05d0", "x", "X", "123456", "\u0663", "½",
-         " \n ", "\r\n", "\t", "  ", "\u00a0", "\u3000", "!?", "/", "≈", "\U0001f600", " ",
-         ".\n/"]
+WORDS = [
+    "'s",
+    "'LL",
+    "'ſ",
+    "'Ve",
+    "'RE",
+    "’s",
+    "HTML",
+    "Parser",
+    "ABCdef",
+    "aBc",
+    "Grüße",
+    "ÉTÉ",
+    "ǅ",
+    "ǆ",
+    "ʰ",
+    "\u0301",
+    "世界",
+    "\u05d0",
+    "x",
+    "X",
+    "123456",
+    "\u0663",
+    "½",
+    " \n ",
+    "\r\n",
+    "\t",
+    "  ",
+    "\u00a0",
+    "\u3000",
+    "!?",
+    "/",
+    "≈",
+    "\U0001f600",
+    " ",
+    ".\n/",
+]
 
 
 def _next(rest: Sequence[int]) -> int:

@@ -45,7 +45,11 @@ def run_cli(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "python"), env.get("PYTHONPATH")]))
     return subprocess.run(
         [sys.executable, "-m", "verified_bpe", *args],
-        input=stdin, capture_output=True, env=env, cwd=ROOT, timeout=120,
+        input=stdin,
+        capture_output=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
     )
 
 
@@ -564,9 +568,7 @@ def test_allowed_special_naming_an_absent_token_is_ignored(module):
     tok = {"train": train, "minbpe": minbpe}[module].RegexTokenizer()
     tok.train(TEXT * 10, 270)
     tok.register_special_tokens({"<|a|>": 300})
-    assert tok.encode("x<|a|>", allowed_special={"<|a|>", "<|absent|>"}) == [
-        *tok.encode("x"), 300
-    ]
+    assert tok.encode("x<|a|>", allowed_special={"<|a|>", "<|absent|>"}) == [*tok.encode("x"), 300]
 
 
 def test_minbpe_none_raise_is_an_assertion_error_as_in_minbpe():
@@ -612,14 +614,22 @@ def test_invalid_utf8_argument_is_refused_as_on_stdin():
     assert_exit_1_one_line(on_stdin, "UTF-8")
     proc = subprocess.run(
         [sys.executable.encode(), b"-m", b"verified_bpe", b"encode", bad],
-        capture_output=True, env=env, cwd=ROOT, timeout=120,
+        capture_output=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
     )
     assert_exit_1_one_line(proc, "UTF-8")
-    for argv in ([b"train", b"--vocab-size", b"260", b"--pattern", bad, b"-o", b"/dev/null", b"x"],
-                 [b"encode", b"--allowed-special", bad, b"x"]):
+    for argv in (
+        [b"train", b"--vocab-size", b"260", b"--pattern", bad, b"-o", b"/dev/null", b"x"],
+        [b"encode", b"--allowed-special", bad, b"x"],
+    ):
         proc = subprocess.run(
             [sys.executable.encode(), b"-m", b"verified_bpe", *argv],
-            capture_output=True, env=env, cwd=ROOT, timeout=120,
+            capture_output=True,
+            env=env,
+            cwd=ROOT,
+            timeout=120,
         )
         assert_exit_1_one_line(proc, "UTF-8")
 
@@ -629,8 +639,13 @@ def test_closed_stdout_is_one_line_not_a_traceback():
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "python"), env.get("PYTHONPATH")]))
     proc = subprocess.run(
         [sys.executable, "-m", "verified_bpe", "encode", "hello"],
-        capture_output=False, stdout=None, stderr=subprocess.PIPE, env=env, cwd=ROOT,
-        timeout=120, preexec_fn=lambda: os.close(1),
+        capture_output=False,
+        stdout=None,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+        preexec_fn=lambda: os.close(1),
     )
     err = proc.stderr.decode()
     assert proc.returncode == 1 and "Traceback" not in err and "stdout" in err, err

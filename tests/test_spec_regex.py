@@ -80,8 +80,7 @@ sys.setrecursionlimit(20000)
 #: The texts' alphabet: ASCII of every class, case-folding specials (long s, Kelvin sign),
 #: and one or two non-ASCII members of each property.
 ALPHABET = (
-    "abAB" "sSkK" "xyz" "019" " \t\n\r" "'!/-_" "\u017f\u212a"
-    "\u00e9\u00c9\u01c5\u02b0\u05d0\u0301\u0663\u3000\u00a0"
+    "abABsSkKxyz019 \t\n\r'!/-_\u017f\u212a\u00e9\u00c9\u01c5\u02b0\u05d0\u0301\u0663\u3000\u00a0"
 )
 
 _TABLES = {
@@ -300,8 +299,10 @@ def test_differential_sample() -> None:
 def test_differential_full() -> None:
     start = time.monotonic()
     pairs, bad = run_differential(100_000, seed=22, texts_per_pattern=2)
-    print(f"differential: 100000 patterns, {pairs} texts, {len(bad)} mismatches, "
-          f"{time.monotonic() - start:.0f} s")
+    print(
+        f"differential: 100000 patterns, {pairs} texts, {len(bad)} mismatches, "
+        f"{time.monotonic() - start:.0f} s"
+    )
     assert bad == []
 
 
@@ -329,8 +330,25 @@ def test_pattern_find_iter(term: Re, string: str) -> None:
     compiled = regex.compile(string.replace("$", "\\Z"))
     as_is = regex.compile(string)
     rng = random.Random(len(string))
-    words = ["'s", "'LL", "'ſ", "Hello", "wORLD", "123456", " \n ", "\r\n", "\t", "  ", "!?",
-             "/", "\u00e9\u0301", "\u05d0\u02b0", "\u3000", "\u01c5x", "\u0663"]
+    words = [
+        "'s",
+        "'LL",
+        "'ſ",
+        "Hello",
+        "wORLD",
+        "123456",
+        " \n ",
+        "\r\n",
+        "\t",
+        "  ",
+        "!?",
+        "/",
+        "\u00e9\u0301",
+        "\u05d0\u02b0",
+        "\u3000",
+        "\u01c5x",
+        "\u0663",
+    ]
     for _ in range(300):
         text = "".join(rng.choice(words + list(ALPHABET)) for _ in range(rng.randint(0, 12)))
         spans = find_iter_spans(CLASSES, term, [ord(c) for c in text])
@@ -394,10 +412,25 @@ def test_kernel_examples() -> None:
         return ["".join(map(chr, c)) for c in find_iter(ascii_classes(), r, [ord(c) for c in text])]
 
     seed, cl100k = terms.seed_pattern(), terms.cl100k_pattern()
-    assert chunks(seed, "Hello world's 1234!!\n") == ["Hello", " world", "'s", " ", "123", "4",
-                                                      "!!\n"]
-    assert chunks(seed, "I'll   go\t\n\n  x  ") == ["I", "'ll", "  ", " go", "\t\n\n", " ", " x",
-                                                     "  "]
+    assert chunks(seed, "Hello world's 1234!!\n") == [
+        "Hello",
+        " world",
+        "'s",
+        " ",
+        "123",
+        "4",
+        "!!\n",
+    ]
+    assert chunks(seed, "I'll   go\t\n\n  x  ") == [
+        "I",
+        "'ll",
+        "  ",
+        " go",
+        "\t\n\n",
+        " ",
+        " x",
+        "  ",
+    ]
     assert chunks(cl100k, "a\n ") == ["a", "\n "]
     assert chunks(seed, "a\n ") == ["a", "\n", " "]
     assert chunks(seed, "'S'\u017f'x") == ["'S", "'\u017f", "'x"]

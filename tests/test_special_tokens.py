@@ -228,9 +228,7 @@ def test_decode_special_ids(pair):
     partial = [oracle.encode_single_token(b"\xe4"), oracle.encode_single_token(b"\xb8")]
     for text, token_id in tok.special_tokens.items():
         assert tok.decode([token_id]) == oracle.decode([token_id]) == text
-        assert tok.decode_single_token_bytes(token_id) == oracle.decode_single_token_bytes(
-            token_id
-        )
+        assert tok.decode_single_token_bytes(token_id) == oracle.decode_single_token_bytes(token_id)
         ids = [*partial, token_id, *partial, oracle.encode_single_token(b"\xad"), token_id]
         assert tok.decode(ids) == oracle.decode(ids)
         assert tok.decode_bytes(ids) == oracle.decode_bytes(ids)

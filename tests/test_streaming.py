@@ -170,8 +170,25 @@ def test_random_bytes(name_, data):
 
 
 utf8_fragments = st.sampled_from(
-    [b"\xe4", b"\xb8", b"\xad", b"\xf0", b"\x9f", b"\x98", b"\x80", b"\xed", b"\xa0", b"\xc3",
-     b"\xa9", b"\xc0", b"\xff", b"\xf4", b"\x90", b"a", b" "]
+    [
+        b"\xe4",
+        b"\xb8",
+        b"\xad",
+        b"\xf0",
+        b"\x9f",
+        b"\x98",
+        b"\x80",
+        b"\xed",
+        b"\xa0",
+        b"\xc3",
+        b"\xa9",
+        b"\xc0",
+        b"\xff",
+        b"\xf4",
+        b"\x90",
+        b"a",
+        b" ",
+    ]
 )
 
 

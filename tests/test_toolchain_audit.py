@@ -29,12 +29,13 @@ def test_end_to_end_theorem_is_listed_first():
 
 def test_parse_wasm_output():
     out = (
-        '"AUDIT Bpe.t propext|axiom|Init.Core;Nat.lt_irrefl|axiom|Init.Prelude;"\n'
-        '"AUDIT Bpe.u "\n'
+        '"AUDIT Bpe.t propext|axiom|Init.Core;Nat.lt_irrefl|axiom|Init.Prelude;"\n"AUDIT Bpe.u "\n'
     )
     found = parse_wasm_audit(out)
-    assert found["Bpe.t"] == [Leaf("propext", "axiom", "Init.Core"),
-                              Leaf("Nat.lt_irrefl", "axiom", "Init.Prelude")]
+    assert found["Bpe.t"] == [
+        Leaf("propext", "axiom", "Init.Core"),
+        Leaf("Nat.lt_irrefl", "axiom", "Init.Prelude"),
+    ]
     assert found["Bpe.u"] == []
 
 
@@ -49,19 +50,24 @@ def test_parse_native_output():
 
 
 def test_classify_allows_the_three_and_opaque_core_lemmas():
-    leaves = [Leaf("propext", "axiom", "Init.Core"), Leaf("Quot.sound", "axiom", "Init.Core"),
-              Leaf("List.take_append_drop", "axiom", "Init.Data.List.TakeDrop")]
+    leaves = [
+        Leaf("propext", "axiom", "Init.Core"),
+        Leaf("Quot.sound", "axiom", "Init.Core"),
+        Leaf("List.take_append_drop", "axiom", "Init.Data.List.TakeDrop"),
+    ]
     shown, problems = classify("t", leaves, PROJECT)
     assert problems == []
     assert shown[:2] == ["Quot.sound", "propext"] and "1 core lemmas" in shown[2]
 
 
 def test_classify_rejects_sorry_native_decide_and_project_axioms():
-    for leaf in [Leaf("sorryAx", "axiom", "Init.Prelude"),
-                 Leaf("Lean.ofReduceBool", "axiom", "Init.Core"),
-                 Leaf("Bpe.cheat", "axiom", "Bpe.Merge"),
-                 Leaf("cheat", "axiom", "<current>"),
-                 Leaf("Mathlib.foo", "axiom", "Mathlib.Foo")]:
+    for leaf in [
+        Leaf("sorryAx", "axiom", "Init.Prelude"),
+        Leaf("Lean.ofReduceBool", "axiom", "Init.Core"),
+        Leaf("Bpe.cheat", "axiom", "Bpe.Merge"),
+        Leaf("cheat", "axiom", "<current>"),
+        Leaf("Mathlib.foo", "axiom", "Mathlib.Foo"),
+    ]:
         _, problems = classify("t", [leaf], PROJECT)
         assert len(problems) == 1 and leaf.name in problems[0]
 

@@ -70,8 +70,9 @@ def test_strip_comments_keeps_lines_and_code():
     assert out.splitlines()[-1].endswith("by sorry")
 
 
-@pytest.mark.parametrize("word", ["sorry", "admit", "native_decide", "axiom", "implemented_by",
-                                  "extern", "unsafe"])
+@pytest.mark.parametrize(
+    "word", ["sorry", "admit", "native_decide", "axiom", "implemented_by", "extern", "unsafe"]
+)
 def test_scan_finds_each_forbidden_word(tmp_path, word):
     src = f"module\n/-! mentions {word} in a docstring -/\ntheorem t : True := by\n  {word}\n"
     hits = scan_forbidden(Module("T", tmp_path / "T.lean", [], src))

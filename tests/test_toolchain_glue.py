@@ -46,10 +46,15 @@ EXPORTS = (
 
 # A stand-in for the glue with each patched spot exactly once.
 GLUE = (
-    "var x=1;" + WORKER_ORIG + ";" + MOUNT_ORIG
+    "var x=1;"
+    + WORKER_ORIG
+    + ";"
+    + MOUNT_ORIG
     + "var __dlsym_catchup_js=(handle,symbolIndex)=>{var symDict=handle;"
-    + DLSYM_KEY_ORIG + "return symName};"
-    + "var __dlsym_js=(lib,symbol)=>{var newSymIndex;" + DLSYM_INDEX_ORIG
+    + DLSYM_KEY_ORIG
+    + "return symName};"
+    + "var __dlsym_js=(lib,symbol)=>{var newSymIndex;"
+    + DLSYM_INDEX_ORIG
     + "return newSymIndex};"
     + EXPORTS
 )
@@ -115,7 +120,9 @@ def test_patch_refuses_changed_glue():
         patch_lean_js(GLUE.replace("function assignWasmExports", "function other"))
 
 
-NODE_SCRIPT = DLSYM_HELPERS + r"""
+NODE_SCRIPT = (
+    DLSYM_HELPERS
+    + r"""
 const stockIndex = (obj, name) => Object.keys(obj).indexOf(name);
 const stockKey = (obj, i) => Object.keys(obj)[i];
 const obj = {};
@@ -135,6 +142,7 @@ names.push("invoke_vi");
 ask();
 console.log(JSON.stringify(answers));
 """
+)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")

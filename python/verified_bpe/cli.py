@@ -306,13 +306,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def _add_tokenizer_options(p: argparse.ArgumentParser) -> None:
     which = p.add_mutually_exclusive_group()
     which.add_argument(
-        "--encoding", choices=ENCODINGS, default="cl100k_base",
+        "--encoding",
+        choices=ENCODINGS,
+        default="cl100k_base",
         help="a registered encoding (default: %(default)s)",
     )
     which.add_argument("--gguf", metavar="FILE", help="use the BPE vocabulary of a GGUF file")
     which.add_argument("--model", metavar="FILE", help="use a trained .model file (from train)")
     p.add_argument(
-        "--engine", choices=("native", "fast", "spec"), default=None,
+        "--engine",
+        choices=("native", "fast", "spec"),
+        default=None,
         help="native: the Rust engine (the default when it was built); fast: pure Python "
         "(the default otherwise); spec: the mirror of the Lean spec (not with --model, which "
         "encodes with the trained tokenizer's own merge loop)",
@@ -328,74 +332,125 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    enc = sub.add_parser("encode", help="text -> token ids", description="Encode text "
-                         "(the TEXT argument, --file, or stdin) and print the ids.")
+    enc = sub.add_parser(
+        "encode",
+        help="text -> token ids",
+        description="Encode text (the TEXT argument, --file, or stdin) and print the ids.",
+    )
     enc.add_argument("text", nargs="?", help="text to encode (default: read --file or stdin)")
     enc.add_argument("--file", "-f", metavar="FILE", help="read the text from FILE ('-': stdin)")
     _add_tokenizer_options(enc)
     enc.add_argument("--json", action="store_true", help="print a JSON list")
     enc.add_argument(
-        "--allowed-special", metavar="TOKEN", action="append",
+        "--allowed-special",
+        metavar="TOKEN",
+        action="append",
         help="encode this special token as its id (repeatable; 'all' for every one); "
         "by default text that spells a special token is an error",
     )
-    enc.add_argument("--ordinary", action="store_true",
-                     help="encode special-token text as ordinary text (overrides "
-                     "--allowed-special)")
+    enc.add_argument(
+        "--ordinary",
+        action="store_true",
+        help="encode special-token text as ordinary text (overrides --allowed-special)",
+    )
 
-    dec = sub.add_parser("decode", help="token ids -> text", description="Decode ids (the "
-                         "ID arguments, or whitespace/comma separated on stdin) to text.")
+    dec = sub.add_parser(
+        "decode",
+        help="token ids -> text",
+        description="Decode ids (the "
+        "ID arguments, or whitespace/comma separated on stdin) to text.",
+    )
     dec.add_argument("ids", nargs="*", metavar="ID", help="token ids (default: read stdin)")
     _add_tokenizer_options(dec)
     out = dec.add_mutually_exclusive_group()
-    out.add_argument("--bytes", action="store_true",
-                     help="write the exact bytes (no U+FFFD for invalid UTF-8)")
-    out.add_argument("--stream", action="store_true",
-                     help="write text as soon as it is valid UTF-8, token by token")
+    out.add_argument(
+        "--bytes", action="store_true", help="write the exact bytes (no U+FFFD for invalid UTF-8)"
+    )
+    out.add_argument(
+        "--stream",
+        action="store_true",
+        help="write text as soon as it is valid UTF-8, token by token",
+    )
 
-    tr = sub.add_parser("train", help="train a tokenizer (minbpe RegexTokenizer)",
-                        description="Train merges on a text and write PREFIX.model and "
-                        "PREFIX.vocab (their paths are printed).")
+    tr = sub.add_parser(
+        "train",
+        help="train a tokenizer (minbpe RegexTokenizer)",
+        description="Train merges on a text and write PREFIX.model and "
+        "PREFIX.vocab (their paths are printed).",
+    )
     tr.add_argument("text", nargs="?", help="training text (default: read --file or stdin)")
     tr.add_argument("--file", "-f", metavar="FILE", help="read the text from FILE ('-': stdin)")
-    tr.add_argument("--vocab-size", type=_vocab_size, required=True, metavar="N",
-                    help="256 + number of merges")
+    tr.add_argument(
+        "--vocab-size", type=_vocab_size, required=True, metavar="N", help="256 + number of merges"
+    )
     tr.add_argument("--output", "-o", required=True, metavar="PREFIX", help="output prefix")
-    tr.add_argument("--pattern", default="cl100k_base",
-                    help="split pattern: gpt2, cl100k_base, o200k_base, llama3 or a regex "
-                    "(default: %(default)s)")
+    tr.add_argument(
+        "--pattern",
+        default="cl100k_base",
+        help="split pattern: gpt2, cl100k_base, o200k_base, llama3 or a regex "
+        "(default: %(default)s)",
+    )
     tr.add_argument("--verbose", "-v", action="store_true", help="print each merge (stderr)")
 
     ver = sub.add_parser(
-        "verify", help="check every Lean proof and audit the axioms",
+        "verify",
+        help="check every Lean proof and audit the axioms",
         description="Run `python -m verified_bpe.toolchain verify` (= make verify; takes "
         "minutes): check every module under lean/, audit the headline theorems' axioms.",
     )
-    ver.add_argument("--route", choices=("native", "wasm"), default=None,
-                     help="native: `lean` on PATH; wasm: the offline npm build "
-                     "(default: native if `lean` is on PATH)")
-    ver.add_argument("--jobs", type=_positive, default=2, metavar="N",
-                     help="Lean checks at once (default: %(default)s)")
-    ver.add_argument("--repo", metavar="DIR", default=None,
-                     help="the project checkout (default: the one containing the current "
-                     "directory)")
+    ver.add_argument(
+        "--route",
+        choices=("native", "wasm"),
+        default=None,
+        help="native: `lean` on PATH; wasm: the offline npm build "
+        "(default: native if `lean` is on PATH)",
+    )
+    ver.add_argument(
+        "--jobs",
+        type=_positive,
+        default=2,
+        metavar="N",
+        help="Lean checks at once (default: %(default)s)",
+    )
+    ver.add_argument(
+        "--repo",
+        metavar="DIR",
+        default=None,
+        help="the project checkout (default: the one containing the current directory)",
+    )
 
     ben = sub.add_parser(
-        "bench", help="encoding throughput vs tiktoken (source checkout)",
+        "bench",
+        help="encoding throughput vs tiktoken (source checkout)",
         description="Run bench/bench_encode.py (= make bench without installing the "
         "[bench] extra): speed, linearity, memory and profile next to tiktoken.",
     )
-    ben.add_argument("--encoding", choices=BENCH_ENCODINGS, default=None,
-                     help="one encoding (default: both)")
-    ben.add_argument("--mb", type=_positive_float, default=1.0, metavar="X",
-                     help="scale of every workload (default: %(default)s)")
-    ben.add_argument("--repeat", type=_positive, default=3, metavar="N",
-                     help="runs per ordinary workload (default: %(default)s)")
+    ben.add_argument(
+        "--encoding", choices=BENCH_ENCODINGS, default=None, help="one encoding (default: both)"
+    )
+    ben.add_argument(
+        "--mb",
+        type=_positive_float,
+        default=1.0,
+        metavar="X",
+        help="scale of every workload (default: %(default)s)",
+    )
+    ben.add_argument(
+        "--repeat",
+        type=_positive,
+        default=3,
+        metavar="N",
+        help="runs per ordinary workload (default: %(default)s)",
+    )
     ben.add_argument("--spec", action="store_true", help="also time the spec engine")
     ben.add_argument("--skip-rss", action="store_true", help="no 50 MB RSS subprocesses")
-    ben.add_argument("--sections", type=_sections, default=",".join(BENCH_SECTIONS),
-                     metavar="LIST", help="comma-separated subset of "
-                     f"{','.join(BENCH_SECTIONS)} (default: all)")
+    ben.add_argument(
+        "--sections",
+        type=_sections,
+        default=",".join(BENCH_SECTIONS),
+        metavar="LIST",
+        help=f"comma-separated subset of {','.join(BENCH_SECTIONS)} (default: all)",
+    )
     return parser
 
 

@@ -198,9 +198,7 @@ class PatternTimeoutError(PatternError):
     the text) say what was tried."""
 
     def __init__(self, pattern: str, timeout: float, n_chars: int) -> None:
-        super().__init__(
-            pattern, f"splitting {n_chars} characters took more than {timeout:.2f} s"
-        )
+        super().__init__(pattern, f"splitting {n_chars} characters took more than {timeout:.2f} s")
         self.timeout = timeout
         self.n_chars = n_chars
 

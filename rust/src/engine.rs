@@ -2,8 +2,8 @@
 //! pre-tokenizer; text is cut into blocks, each block pre-tokenized and every chunk merged.
 
 use crate::ranks::{bpe_ranks, MissingRank, RankMap};
-use rustc_hash::FxHashMap;
 use crate::unicode::{cl100k, o200k};
+use rustc_hash::FxHashMap;
 
 /// The pre-tokenizers the engine runs natively (Lean `Bpe.Unicode.Cl100k`, `Bpe.Unicode.O200k`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -44,9 +44,9 @@ enum Split<'a> {
 impl Split<'_> {
     fn encode(self, engine: &Engine, text: &str) -> Result<Vec<u32>, RegexEncodeError> {
         match self {
-            Split::Pre(pre) => {
-                engine.encode_ordinary(pre, text.as_bytes()).map_err(RegexEncodeError::Missing)
-            }
+            Split::Pre(pre) => engine
+                .encode_ordinary(pre, text.as_bytes())
+                .map_err(RegexEncodeError::Missing),
             Split::Regex(regex) => engine.encode_ordinary_regex(regex, text),
         }
     }
@@ -108,14 +108,23 @@ impl NativeBpe {
         } else {
             Vec::new()
         };
-        Ok(NativeBpe { engine: Engine { ranks: map, pre_tokenizer: pre, regex }, ints })
+        Ok(NativeBpe {
+            engine: Engine {
+                ranks: map,
+                pre_tokenizer: pre,
+                regex,
+            },
+            ints,
+        })
     }
 
     /// The ids of `text` with the native pre-tokenizer, special tokens ignored (the GIL is
     /// released while encoding).
     fn encode_ordinary<'py>(&self, py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyList>> {
         let split = self.split()?;
-        let ids = py.detach(|| split.encode(&self.engine, text)).map_err(regex_error)?;
+        let ids = py
+            .detach(|| split.encode(&self.engine, text))
+            .map_err(regex_error)?;
         self.id_list(py, &ids)
     }
 
@@ -135,7 +144,10 @@ impl NativeBpe {
         num_threads: usize,
     ) -> PyResult<Vec<Bound<'py, PyList>>> {
         let split = self.split()?;
-        let strs = texts.iter().map(|t| t.to_str()).collect::<PyResult<Vec<&str>>>()?;
+        let strs = texts
+            .iter()
+            .map(|t| t.to_str())
+            .collect::<PyResult<Vec<&str>>>()?;
         let (strs, engine) = (&strs, &self.engine);
         let threads = num_threads.clamp(1, strs.len().max(1));
         let next = &AtomicUsize::new(0);
@@ -143,7 +155,10 @@ impl NativeBpe {
             let k = next.fetch_add(1, Ordering::Relaxed);
             (k < strs.len()).then_some(k)
         };
-        let mut batch = BatchLists { lists: vec![None; strs.len()], failed: None };
+        let mut batch = BatchLists {
+            lists: vec![None; strs.len()],
+            failed: None,
+        };
         std::thread::scope(|scope| {
             let (tx, mut rx) = mpsc::channel();
             for _ in 1..threads {
@@ -183,7 +198,11 @@ impl NativeBpe {
         if let Some(e) = batch.failed {
             return Err(e);
         }
-        Ok(batch.lists.into_iter().map(|list| list.expect("every text was encoded")).collect())
+        Ok(batch
+            .lists
+            .into_iter()
+            .map(|list| list.expect("every text was encoded"))
+            .collect())
     }
 
     /// The ids of pieces split elsewhere (a list of `str`): the native merge alone.
@@ -207,7 +226,11 @@ impl NativeBpe {
             "scan" => bpe_scan(ranks, piece, &mut out),
             "heap" => bpe_heap(ranks, piece, &mut out),
             "buckets" => bpe_buckets(ranks, piece, &mut out),
-            _ => return Err(PyValueError::new_err(format!("unknown algorithm {algorithm:?}"))),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown algorithm {algorithm:?}"
+                )))
+            }
         }
         .map_err(missing)?;
         Ok(out)
@@ -250,7 +273,10 @@ impl<'py> BatchLists<'py> {
         if self.failed.is_some() {
             return false;
         }
-        match ids.map_err(regex_error).and_then(|ids| bpe.id_list(py, &ids)) {
+        match ids
+            .map_err(regex_error)
+            .and_then(|ids| bpe.id_list(py, &ids))
+        {
             Ok(list) => {
                 self.lists[k] = Some(list);
                 true
@@ -276,9 +302,9 @@ impl NativeBpe {
         match (self.engine.pre_tokenizer, &self.engine.regex) {
             (Some(pre), _) => Ok(Split::Pre(pre)),
             (None, Some(regex)) => Ok(Split::Regex(regex)),
-            (None, None) => {
-                Err(PyValueError::new_err("this table has no native pre-tokenizer or pattern"))
-            }
+            (None, None) => Err(PyValueError::new_err(
+                "this table has no native pre-tokenizer or pattern",
+            )),
         }
     }
 }

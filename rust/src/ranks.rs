@@ -65,7 +65,10 @@ fn push_part(
             out.push(token);
             Ok(())
         }
-        None => Err(MissingRank { part: piece[s..e].to_vec(), piece: piece.to_vec() }),
+        None => Err(MissingRank {
+            part: piece[s..e].to_vec(),
+            piece: piece.to_vec(),
+        }),
     }
 }
 
@@ -206,11 +209,19 @@ pub fn bpe_buckets(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<
     for s in 0..n.saturating_sub(1) {
         let rank = rank_of(ranks, &piece[s..s + 2]);
         if rank != NONE {
-            add(&mut buckets, &mut queue, &mut pool, rank, pack(s as u32, s as u32 + 2));
+            add(
+                &mut buckets,
+                &mut queue,
+                &mut pool,
+                rank,
+                pack(s as u32, s as u32 + 2),
+            );
         }
     }
     while let Some(Reverse(rank)) = queue.pop() {
-        let Some(mut entries) = buckets.remove(&rank) else { continue };
+        let Some(mut entries) = buckets.remove(&rank) else {
+            continue;
+        };
         entries.sort_unstable();
         let mut lower = false;
         for (done, &key) in entries.iter().enumerate() {
@@ -227,7 +238,13 @@ pub fn bpe_buckets(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<
                 let right = nxt[end as usize];
                 let new_rank = rank_of(ranks, &piece[start as usize..right as usize]);
                 if new_rank != NONE
-                    && add(&mut buckets, &mut queue, &mut pool, new_rank, pack(start, right))
+                    && add(
+                        &mut buckets,
+                        &mut queue,
+                        &mut pool,
+                        new_rank,
+                        pack(start, right),
+                    )
                 {
                     lower |= new_rank < rank;
                 }
@@ -236,7 +253,13 @@ pub fn bpe_buckets(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<
             if left != u32::MAX {
                 let new_rank = rank_of(ranks, &piece[left as usize..end as usize]);
                 if new_rank != NONE
-                    && add(&mut buckets, &mut queue, &mut pool, new_rank, pack(left, end))
+                    && add(
+                        &mut buckets,
+                        &mut queue,
+                        &mut pool,
+                        new_rank,
+                        pack(left, end),
+                    )
                 {
                     lower |= new_rank < rank;
                 }
@@ -264,7 +287,10 @@ pub fn bpe_buckets(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<
     while s < n {
         let e = nxt[s] as usize;
         if tok[s] == NONE {
-            return Err(MissingRank { part: piece[s..e].to_vec(), piece: piece.to_vec() });
+            return Err(MissingRank {
+                part: piece[s..e].to_vec(),
+                piece: piece.to_vec(),
+            });
         }
         out.push(tok[s]);
         s = e;

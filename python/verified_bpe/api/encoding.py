@@ -77,9 +77,7 @@ def _token_id(value: Any, what: str = "token id") -> int:
 
 def _mapping(value: Any, argument: str) -> Mapping[Any, Any]:
     if not isinstance(value, Mapping):
-        raise _TypeAttributeError(
-            f"{argument} must be a dict, not {type(value).__name__!r}"
-        )
+        raise _TypeAttributeError(f"{argument} must be a dict, not {type(value).__name__!r}")
     return value
 
 

@@ -522,8 +522,17 @@ LLAMA_CPP_REGEXES: dict[str, tuple[str, ...]] = {
 LLAMA_CPP_PRE: dict[str, tuple[str, bool]] = {
     "default": ("default", False),
     **dict.fromkeys(
-        ("llama3", "llama-v3", "llama-bpe", "falcon3", "falcon-h1", "pixtral", "midm-2.0",
-         "lfm2", "jina-v5-nano"),
+        (
+            "llama3",
+            "llama-v3",
+            "llama-bpe",
+            "falcon3",
+            "falcon-h1",
+            "pixtral",
+            "midm-2.0",
+            "lfm2",
+            "jina-v5-nano",
+        ),
         ("llama3", True),
     ),  # fmt: skip
     "dbrx": ("llama3", False),
@@ -536,9 +545,24 @@ LLAMA_CPP_PRE: dict[str, tuple[str, bool]] = {
         ("starcoder", False),
     ),  # fmt: skip
     **dict.fromkeys(
-        ("gpt-2", "mpt", "olmo", "jais", "trillion", "granite-docling", "phi-2", "jina-es",
-         "jina-de", "gigachat", "jina-v2-es", "jina-v2-de", "a.x-4.0", "mellum", "modern-bert",
-         "exaone4"),
+        (
+            "gpt-2",
+            "mpt",
+            "olmo",
+            "jais",
+            "trillion",
+            "granite-docling",
+            "phi-2",
+            "jina-es",
+            "jina-de",
+            "gigachat",
+            "jina-v2-es",
+            "jina-v2-de",
+            "a.x-4.0",
+            "mellum",
+            "modern-bert",
+            "exaone4",
+        ),
         ("gpt2", False),
     ),  # fmt: skip
     **dict.fromkeys(

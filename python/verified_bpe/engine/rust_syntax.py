@@ -307,7 +307,7 @@ def rust_pattern(pattern: str) -> str:
                 changed = True
                 continue
             if nxt == "0" or (nxt.isdigit() and p[i + 2 : i + 3].isdigit()):
-                raise PatternError(p, f"escape {p[i:i + 3]!r} (octal or back reference > 9)")
+                raise PatternError(p, f"escape {p[i : i + 3]!r} (octal or back reference > 9)")
             if p.startswith(("\\p{", "\\P{"), i):
                 end = p.find("}", i)
                 if end < 0:
@@ -332,10 +332,13 @@ def rust_pattern(pattern: str) -> str:
             continue
         if ch == "(" and p.startswith("(?", i):
             rest = p[i + 2 : i + 4]
-            if rest[:1] in ("|", "R", "&", "+") or rest[:1].isdigit() or (
-                rest[:1] == "-" and rest[1:2].isdigit()
-            ) or p.startswith(("(?P>", "(?'"), i):
-                raise PatternError(p, f"group {p[i:i + 4]!r}... is not Rust regex syntax")
+            if (
+                rest[:1] in ("|", "R", "&", "+")
+                or rest[:1].isdigit()
+                or (rest[:1] == "-" and rest[1:2].isdigit())
+                or p.startswith(("(?P>", "(?'"), i)
+            ):
+                raise PatternError(p, f"group {p[i : i + 4]!r}... is not Rust regex syntax")
         if ch == "{" and out:
             found = _REPEAT.match(p, i)
             if found is None:

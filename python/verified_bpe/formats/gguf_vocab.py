@@ -290,7 +290,7 @@ def _latin1_table() -> dict[int, str]:
     a Latin-1 character outside the alphabet -> a character Latin-1 cannot encode."""
     table = {ord(char): chr(b) for b, char in bytes_to_unicode().items()}
     for code in range(256):
-        table.setdefault(code, "\U0010FFFF")
+        table.setdefault(code, "\U0010ffff")
     return table
 
 
@@ -557,9 +557,7 @@ def tokenizer_from_gguf(
         if single and _rank_problem(vocab) is None:
             return tokenizer_from_vocab(vocab, pattern=pattern, engine=engine, name=where)
         if pattern is not None:
-            raise MalformedGgufError(
-                f"pattern= needs rank BPE, and {_rank_problem(vocab)}"
-            )
+            raise MalformedGgufError(f"pattern= needs rank BPE, and {_rank_problem(vocab)}")
         return LlamaCppTokenizer(vocab, name=where)
     except MalformedGgufError as exc:
         if isinstance(exc, UnsupportedGgufModelError):

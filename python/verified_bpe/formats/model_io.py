@@ -132,9 +132,7 @@ def format_model(data: ModelData, header: str = MODEL_HEADER) -> str:
     lines = [header, data.pattern, str(len(data.special_tokens))]
     for text, idx in data.special_tokens.items():
         if not text or "\n" in text or "\r" in text:
-            raise InvalidArgumentError(
-                f"special token {text!r}", "empty or contains a line break"
-            )
+            raise InvalidArgumentError(f"special token {text!r}", "empty or contains a line break")
         lines.append(f"{text} {idx}")
     for k, ((p0, p1), idx) in enumerate(data.merges.items()):
         if idx != FIRST_MERGE_ID + k:

@@ -22,8 +22,12 @@ def find_repo(start: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m verified_bpe.toolchain")
-    parser.add_argument("--route", choices=["native", "wasm"], default=None,
-                        help="native = `lean` on PATH; wasm = offline npm build (default: auto)")
+    parser.add_argument(
+        "--route",
+        choices=["native", "wasm"],
+        default=None,
+        help="native = `lean` on PATH; wasm = offline npm build (default: auto)",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="Lean checks at once (default 2)")
     parser.add_argument("--repo", type=Path, default=None)
     sub = parser.add_subparsers(dest="cmd", required=True)

@@ -220,8 +220,11 @@ class Builder:
             while pending or running:
                 while len(running) < self.jobs:
                     name = next(
-                        (n for n in pending
-                         if all(d in done for d in modules[n].imports if d in modules)),
+                        (
+                            n
+                            for n in pending
+                            if all(d in done for d in modules[n].imports if d in modules)
+                        ),
                         None,
                     )
                     if name is None:

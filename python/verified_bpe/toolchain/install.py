@@ -127,8 +127,14 @@ def slim_exports(source: str) -> str:
     bound = {m[1] for stmt in kept if (m := _EXPORT_STMT.fullmatch(stmt))}
     names = [n for n in decl[1].split(",") if n in mentioned or n in bound]
     return (
-        source[: decl.start()] + SLIM_MARK + "var " + ",".join(names) + ";" + EXPORTS_HEAD
-        + ";".join(kept) + source[body_end:]
+        source[: decl.start()]
+        + SLIM_MARK
+        + "var "
+        + ",".join(names)
+        + ";"
+        + EXPORTS_HEAD
+        + ";".join(kept)
+        + source[body_end:]
     )
 
 

@@ -60,8 +60,11 @@ class CheckResult:
 
     @property
     def sorry_warnings(self) -> list[Message]:
-        return [m for m in self.messages if m.severity == "warning" and "declaration uses" in m.text
-                and "sorry" in m.text]
+        return [
+            m
+            for m in self.messages
+            if m.severity == "warning" and "declaration uses" in m.text and "sorry" in m.text
+        ]
 
     @property
     def ok(self) -> bool:
@@ -156,8 +159,9 @@ def _take_slot(lock_dir: Path, slots: int) -> tuple[int, IO[str]]:
         time.sleep(0.2)
 
 
-def _run_timed(cmd: list[str], cwd: Path, env: dict[str, str]
-               ) -> tuple[int, str, float, int, float]:
+def _run_timed(
+    cmd: list[str], cwd: Path, env: dict[str, str]
+) -> tuple[int, str, float, int, float]:
     """Run ``cmd`` in a Lean slot; return (exit code, combined output, seconds running, peak
     RSS of the process in KiB, CPU seconds of the process)."""
     with lean_slot():

@@ -142,8 +142,7 @@ def select_exports(exports: list[Export], limit: int = V8_EXPORT_LIMIT) -> list[
     a plain name's ``___boxed`` variant travelling with it.  Original order is kept.
     """
     std_ends = [
-        e.index for e in exports
-        if e.kind == KIND_FUNC and e.name.startswith("initialize_Std")
+        e.index for e in exports if e.kind == KIND_FUNC and e.name.startswith("initialize_Std")
     ]
     boundary = max(std_ends) if std_ends else -1
     keep: set[int] = set()

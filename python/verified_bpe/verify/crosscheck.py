@@ -133,8 +133,10 @@ _PIECES = [
     lambda r: r.choice(_WORDS),
     lambda r: r.choice(["'s", "'t", "'re", "'ve", "'m", "'ll", "'d", "'S", "'LL", "'x"]),
     lambda r: "".join(r.choice("0123456789") for _ in range(r.randint(1, 7))),
-    lambda r: "".join(r.choice(_PUNCT) for _ in range(r.randint(1, 3)))
-    + r.choice(["", "", "\n", "\r\n", "\n\n"]),
+    lambda r: (
+        "".join(r.choice(_PUNCT) for _ in range(r.randint(1, 3)))
+        + r.choice(["", "", "\n", "\r\n", "\n\n"])
+    ),
     lambda r: r.choice([" ", "  ", "   ", "\t", " \t "]),
     lambda r: r.choice(["\n", "\r\n", " \n", "\n\n", "  \n ", "\t\n"]),
     lambda r: r.choice(["\x01", "\x1f", "\x7f", "\x0b", "\x0c"]),
@@ -311,8 +313,9 @@ def _range_blocks(size: int) -> list[str]:
     return [f"List.range' {k} {size}" for k in range(0, 256, size)]
 
 
-def rank_blocks(sl: Slice, block: int) -> tuple[list[list[tuple[bytes, int]]],
-                                               list[list[tuple[tuple[int, int], int]]]]:
+def rank_blocks(
+    sl: Slice, block: int
+) -> tuple[list[list[tuple[bytes, int]]], list[list[tuple[tuple[int, int], int]]]]:
     """The slice's rank table in rank order, cut into blocks of ``block`` entries, and beside
     each block the merges its tokens record (Lean: ``recoverMerges`` is a ``filterMap`` over the
     table, so the merge blocks concatenate to ``recoverMerges ranks``).
@@ -324,8 +327,9 @@ def rank_blocks(sl: Slice, block: int) -> tuple[list[list[tuple[bytes, int]]],
         raise CrossCheckError(f"{sl.name}: the first {sl.n} ranks fail check_ranks")
     blocks = [entries[k : k + block] for k in range(0, len(entries), block)] or [[]]
     merges = list(sl.merges.items())
-    merge_blocks = [[m for m in merges if blk and blk[0][1] <= m[1] <= blk[-1][1]]
-                    for blk in blocks]
+    merge_blocks = [
+        [m for m in merges if blk and blk[0][1] <= m[1] <= blk[-1][1]] for blk in blocks
+    ]
     if [e for blk in blocks for e in blk] != entries or [
         m for blk in merge_blocks for m in blk
     ] != merges:
@@ -350,8 +354,10 @@ def _tree_literal(tree: RankTree, indent: str) -> str:
     if left is None and right is None:
         return f"(.node {key} {rank} .leaf .leaf)"
     inner = indent + "  "
-    return (f"(.node {key} {rank}\n{inner}{_tree_literal(left, inner)}"
-            f"\n{inner}{_tree_literal(right, inner)})")
+    return (
+        f"(.node {key} {rank}\n{inner}{_tree_literal(left, inner)}"
+        f"\n{inner}{_tree_literal(right, inner)})"
+    )
 
 
 def _ranks_section(name: str, n_blocks: int, ranges: list[str]) -> list[str]:
@@ -395,12 +401,18 @@ def _ranks_section(name: str, n_blocks: int, ranges: list[str]) -> list[str]:
     out += [
         "",
         f"theorem lookups : ranks.all (checkLookupBy {look}) = true := by",
-        "  show (", ranks_eq, f"    ).all (checkLookupBy {look}) = true",
-        "  simp only [List.all_append, Bool.and_true,", names("lookup", n_blocks) + "]",
+        "  show (",
+        ranks_eq,
+        f"    ).all (checkLookupBy {look}) = true",
+        "  simp only [List.all_append, Bool.and_true,",
+        names("lookup", n_blocks) + "]",
         "",
         f"theorem twoParts : ranks.all (checkTwoPartsBy {look}) = true := by",
-        "  show (", ranks_eq, f"    ).all (checkTwoPartsBy {look}) = true",
-        "  simp only [List.all_append, Bool.and_true,", names("twoParts", n_blocks) + "]",
+        "  show (",
+        ranks_eq,
+        f"    ).all (checkTwoPartsBy {look}) = true",
+        "  simp only [List.all_append, Bool.and_true,",
+        names("twoParts", n_blocks) + "]",
         "",
         f"theorem byteRanks : (List.range 256).all (checkByteRankBy {look}) = true := by",
         "  simp only [range256, List.all_append, Bool.and_true,",
@@ -421,9 +433,12 @@ def _ranks_section(name: str, n_blocks: int, ranges: list[str]) -> list[str]:
         "/-- `merges` is the merge table recovered from `ranks`. -/",
         "theorem recoverMerges_eq : recoverMerges ranks = merges := by",
         "  rw [recoverMerges_eq_of_checkRankTree treeOk]",
-        "  show (", ranks_eq, f"    ).filterMap (recoverMergeBy {look}) =",
+        "  show (",
+        ranks_eq,
+        f"    ).filterMap (recoverMergeBy {look}) =",
         _appended([f"merges{k}" for k in blocks]),
-        "  simp only [List.filterMap_append,", names("recover", n_blocks) + "]",
+        "  simp only [List.filterMap_append,",
+        names("recover", n_blocks) + "]",
         "",
         "/-- `shuffle` is the byte shuffle recovered from `ranks`. -/",
         "theorem rankShuffle_eq : rankShuffle ranks = shuffle := by",
@@ -462,8 +477,14 @@ def _ranks_section(name: str, n_blocks: int, ranges: list[str]) -> list[str]:
     return out
 
 
-def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
-                  well_formed: bool = False, ranks_ok: bool = False, block: int = 25) -> str:
+def render_module(
+    sl: Slice,
+    facts: Sequence[Fact],
+    reduce_sample: int = 0,
+    well_formed: bool = False,
+    ranks_ok: bool = False,
+    block: int = 25,
+) -> str:
     """The Lean source of the cross-check module for one slice.
 
     One kernel evaluation of the whole well-formedness check runs the offline Lean out of
@@ -526,8 +547,11 @@ def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
             "",
         ]
     for k, blk in enumerate(merge_blocks):
-        out += [f"def merges{k} : Merges := [", _wrap(blk), "]", ""] if blk else [
-            f"def merges{k} : Merges := []", ""]
+        out += (
+            [f"def merges{k} : Merges := [", _wrap(blk), "]", ""]
+            if blk
+            else [f"def merges{k} : Merges := []", ""]
+        )
     out += [
         f"/-- The merges of the first {sl.n} ranks (pair of ranks ↦ rank), in rank order. -/",
         "def merges : Merges :=",
@@ -581,8 +605,13 @@ def render_module(sl: Slice, facts: Sequence[Fact], reduce_sample: int = 0,
             "theorem wellFormed : checkWellFormed merges vocab shuffle = true := by",
             "  simp only [checkWellFormed, checkBaseTokens, checkShuffle, range256, merges,",
             "    List.all_append, injective, Bool.and_true,",
-            _wrap([f"base{k}" for k in range(n_r)] + [f"shuffle{k}" for k in range(n_r)]
-                  + [f"merge{k}" for k in range(n_m)], indent="    ") + "]",
+            _wrap(
+                [f"base{k}" for k in range(n_r)]
+                + [f"shuffle{k}" for k in range(n_r)]
+                + [f"merge{k}" for k in range(n_m)],
+                indent="    ",
+            )
+            + "]",
             "",
             f"/-- The seed's roundtrip theorem for this real vocabulary slice of `{sl.name}`. -/",
             "theorem roundtripAscii (s : String) (hs : IsAsciiString s) :",
@@ -634,12 +663,17 @@ def random_texts(count: int, seed: int = 0, max_bytes: int = 40) -> list[str]:
     return out
 
 
-def default_texts(n_generated: int, n_lines: int, n_unicode: int = 0, n_random: int = 0,
-                  seed: int = 0) -> list[str]:
+def default_texts(
+    n_generated: int, n_lines: int, n_unicode: int = 0, n_random: int = 0, seed: int = 0
+) -> list[str]:
     """Generated ASCII strings, lines of real text, the first ``n_unicode`` of
     :func:`unicode_texts` and ``n_random`` random Unicode strings."""
-    return (covering_ascii_strings(n_generated, seed) + real_lines(n_lines)
-            + unicode_texts()[:n_unicode] + random_texts(n_random, seed))
+    return (
+        covering_ascii_strings(n_generated, seed)
+        + real_lines(n_lines)
+        + unicode_texts()[:n_unicode]
+        + random_texts(n_random, seed)
+    )
 
 
 def write_module(out_dir: Path, sl: Slice, facts: Sequence[Fact], **kw) -> Path:
@@ -650,32 +684,50 @@ def write_module(out_dir: Path, sl: Slice, facts: Sequence[Fact], **kw) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m verified_bpe.verify.crosscheck",
-                                 description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m verified_bpe.verify.crosscheck",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     ap.add_argument("--encoding", choices=ENCODINGS, default="cl100k_base")
     ap.add_argument("--ranks", type=int, default=1000, help="slice size (default 1000)")
     ap.add_argument("--generated", type=int, default=150, help="generated ASCII strings")
     ap.add_argument("--lines", type=int, default=50, help="lines of real text")
-    ap.add_argument("--unicode", type=int, default=len(UNICODE_TEXTS),
-                    help="short texts in several scripts (default: all)")
+    ap.add_argument(
+        "--unicode",
+        type=int,
+        default=len(UNICODE_TEXTS),
+        help="short texts in several scripts (default: all)",
+    )
     ap.add_argument("--random", type=int, default=20, help="random Unicode strings")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--reduce", type=int, default=3, help="facts also shown by #reduce")
     ap.add_argument("--out", type=Path, default=Path(".cache/crosscheck"))
-    ap.add_argument("--ranks-ok", action="store_true",
-                    help="also prove condition C (checkRanksFast, lookups in a search tree) and "
-                         "the issue-14 corollaries and the roundtrip for the slice (kernel cost: "
-                         "docs/crosscheck.md)")
-    ap.add_argument("--well-formed", action="store_true",
-                    help="also prove the seed's checkWellFormed for the slice and its ASCII "
-                         "roundtrip (the most expensive part: docs/crosscheck.md)")
+    ap.add_argument(
+        "--ranks-ok",
+        action="store_true",
+        help="also prove condition C (checkRanksFast, lookups in a search tree) and "
+        "the issue-14 corollaries and the roundtrip for the slice (kernel cost: "
+        "docs/crosscheck.md)",
+    )
+    ap.add_argument(
+        "--well-formed",
+        action="store_true",
+        help="also prove the seed's checkWellFormed for the slice and its ASCII "
+        "roundtrip (the most expensive part: docs/crosscheck.md)",
+    )
     args = ap.parse_args(argv)
     sl = load_slice(args.encoding, args.ranks)
     texts = default_texts(args.generated, args.lines, args.unicode, args.random, args.seed)
     facts = make_facts(sl, texts)
-    path = write_module(args.out, sl, facts, reduce_sample=args.reduce, ranks_ok=args.ranks_ok,
-                        well_formed=args.well_formed)
+    path = write_module(
+        args.out,
+        sl,
+        facts,
+        reduce_sample=args.reduce,
+        ranks_ok=args.ranks_ok,
+        well_formed=args.well_formed,
+    )
     print(f"{path}: {len(facts)} facts, {sl.n} ranks ({len(sl.merges)} merges)")
     return 0
 

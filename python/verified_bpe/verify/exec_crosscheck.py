@@ -183,8 +183,10 @@ def rank_file_bytes(name: str, n_ranks: int | None = None) -> bytes:
         data = path.read_bytes()
         lines = (gzip.decompress(data) if path.suffix == ".gz" else data).splitlines()
     else:
-        lines = [base64.b64encode(t) + b" " + str(r).encode()
-                 for t, r in sorted(ranks.items(), key=lambda e: e[1])]
+        lines = [
+            base64.b64encode(t) + b" " + str(r).encode()
+            for t, r in sorted(ranks.items(), key=lambda e: e[1])
+        ]
     if n_ranks is not None:
         lines = [line for line in lines if line and int(line.split()[1]) < n_ranks]
     return b"".join(line + b"\n" for line in lines if line)
@@ -221,7 +223,8 @@ def split_sources(top: str = EXEC_SPLIT) -> list[Path]:
 
 
 OPEN_SECTION = re.compile(
-    r"^(?:@\[[^\]]*\]\s*)?(?:public\s+)?(?:noncomputable\s+)?section\s*$", re.M)
+    r"^(?:@\[[^\]]*\]\s*)?(?:public\s+)?(?:noncomputable\s+)?section\s*$", re.M
+)
 END_ANONYMOUS = re.compile(r"^end\s*$", re.M)
 
 
@@ -271,15 +274,18 @@ def render_regex_module(calls: Sequence[tuple[str, Path, Path]]) -> str:
     compiled ``findIter`` and with the machine. Several encodings share one compilation."""
     return concat_sources(EXEC_FIND_ITER) + "".join(
         f"\n#eval Bpe.Exec.runFindIterTexts {FIND_ITER_PATTERN[name]} {NEXT_CHUNK[name]} "
-        f'"{in_path}" "{out_path}"\n' for name, in_path, out_path in calls)
+        f'"{in_path}" "{out_path}"\n'
+        for name, in_path, out_path in calls
+    )
 
 
 #: the route from the rank file and the raw texts to the ids (module ``Bpe.Exec.RanksTexts``)
 EXEC_RANKS_TEXTS = "Bpe.Exec.RanksTexts"
 
 
-def render_ranks_split_module(name: str, ranks_path: Path, texts_path: Path, out_path: Path,
-                              tables_path: Path | None) -> str:
+def render_ranks_split_module(
+    name: str, ranks_path: Path, texts_path: Path, out_path: Path, tables_path: Path | None
+) -> str:
     """The generated module of the route "rank file and raw texts → ids": the text of
     ``Bpe.Exec.RanksTexts`` and of every module it imports (the spec's Unicode pre-tokenizers,
     ``Exec/Code.lean``, ``Exec/Ranks.lean``, ``Exec/PreTokenizeCode.lean``), as
@@ -303,20 +309,24 @@ def module_body(path: Path) -> str:
     appended to another module's text."""
     lines = path.read_text(encoding="utf-8").split("\n")
     k = 0
-    while k < len(lines) and (lines[k].strip() in ("", "module")
-                              or lines[k].startswith("public import ")):
+    while k < len(lines) and (
+        lines[k].strip() in ("", "module") or lines[k].startswith("public import ")
+    ):
         k += 1
     return "\n".join(lines[k:])
 
 
-def render_ranks_module(ranks_path: Path, texts_path: Path, out_path: Path,
-                        tables_path: Path | None) -> str:
+def render_ranks_module(
+    ranks_path: Path, texts_path: Path, out_path: Path, tables_path: Path | None
+) -> str:
     """The generated module of the rank-file route: the text of ``lean/Bpe/Exec/Code.lean``,
     then ``lean/Bpe/Exec/Ranks.lean`` without its header, verbatim, and one ``#eval`` of
     ``Bpe.Exec.runRanks``."""
     tables = "" if tables_path is None else str(tables_path)
     return (
-        EXEC_CODE.read_text(encoding="utf-8") + "\n" + module_body(EXEC_RANKS)
+        EXEC_CODE.read_text(encoding="utf-8")
+        + "\n"
+        + module_body(EXEC_RANKS)
         + f'\n#eval Bpe.Exec.runRanks "{ranks_path}" "{texts_path}" "{out_path}" "{tables}"\n'
     )
 
@@ -359,8 +369,9 @@ def _toolchain(runner=None, builder=None):
     return runner, builder
 
 
-def _check_module(runner, builder, source: Path, summary: re.Pattern[str], out_path: Path,
-                  n_expected: int):
+def _check_module(
+    runner, builder, source: Path, summary: re.Pattern[str], out_path: Path, n_expected: int
+):
     """Check ``source`` with Lean (its ``#eval`` writes one line of ids per text to
     ``out_path`` and prints ``summary``); the check result, the summary's numbers and the ids,
     or :class:`ExecCrossCheckError` if the run failed or did not encode ``n_expected`` texts."""
@@ -372,13 +383,20 @@ def _check_module(runner, builder, source: Path, summary: re.Pattern[str], out_p
     ids = [[int(x) for x in line.split()] for line in lines]
     n_texts = int(m.group("texts"))
     if n_texts != n_expected or len(ids) != n_expected:
-        raise ExecCrossCheckError(f"Lean encoded {n_texts} texts ({len(ids)} lines), not "
-                                  f"{n_expected}")
+        raise ExecCrossCheckError(
+            f"Lean encoded {n_texts} texts ({len(ids)} lines), not {n_expected}"
+        )
     return result, [int(g) for g in m.groups()], ids
 
 
-def run_lean(tables: Tables, texts: Sequence[str], work: Path, runner=None, builder=None,
-             lean_split: bool = True) -> Run:
+def run_lean(
+    tables: Tables,
+    texts: Sequence[str],
+    work: Path,
+    runner=None,
+    builder=None,
+    lean_split: bool = True,
+) -> Run:
     """Write the input and the module under ``work``, check the module with Lean, read back
     the ids. With ``lean_split`` (the default) Lean pre-tokenizes the raw texts with the spec's
     Unicode pre-tokenizer of the encoding (``runTexts``); otherwise Python writes tiktoken's
@@ -391,13 +409,17 @@ def run_lean(tables: Tables, texts: Sequence[str], work: Path, runner=None, buil
     in_path.write_text(render_input(tables, texts, lean_split), encoding="ascii")
     out_path.unlink(missing_ok=True)
     source = work / f"ExecRun{mod}.lean"
-    text = (render_split_module(tables.name, in_path, out_path) if lean_split
-            else render_module(in_path, out_path))
+    text = (
+        render_split_module(tables.name, in_path, out_path)
+        if lean_split
+        else render_module(in_path, out_path)
+    )
     source.write_text(text, encoding="utf-8")
     result, counts, ids = _check_module(runner, builder, source, SUMMARY, out_path, len(texts))
     entries, _, tokens, load_ms, encode_ms = counts
-    return Run(ids, entries, tokens, load_ms, encode_ms, result.seconds, result.peak_rss_kib,
-               result.output)
+    return Run(
+        ids, entries, tokens, load_ms, encode_ms, result.seconds, result.peak_rss_kib, result.output
+    )
 
 
 RANKS_SUMMARY = re.compile(
@@ -439,9 +461,16 @@ def parse_tables(text: str) -> tuple[list[int], dict[tuple[int, int], int]]:
     return shuffle, merges
 
 
-def run_lean_ranks(name: str, rank_file: bytes, texts: Sequence[str], work: Path,
-                   write_tables: bool = True, runner=None, builder=None,
-                   lean_split: bool = False) -> RanksRun:
+def run_lean_ranks(
+    name: str,
+    rank_file: bytes,
+    texts: Sequence[str],
+    work: Path,
+    write_tables: bool = True,
+    runner=None,
+    builder=None,
+    lean_split: bool = False,
+) -> RanksRun:
     """Write the rank file, the texts and the module under ``work``, check the module with Lean
     (which parses the rank file, builds the tables and encodes), read back the ids (and the
     tables). With ``lean_split`` the texts are written raw and Lean pre-tokenizes them
@@ -460,22 +489,44 @@ def run_lean_ranks(name: str, rank_file: bytes, texts: Sequence[str], work: Path
         p.unlink(missing_ok=True)
     source = work / f"ExecRanksRun{mod}.lean"
     tables_arg = tables_path if write_tables else None
-    text = (render_ranks_split_module(name, ranks_path, texts_path, out_path, tables_arg)
-            if lean_split else render_ranks_module(ranks_path, texts_path, out_path, tables_arg))
+    text = (
+        render_ranks_split_module(name, ranks_path, texts_path, out_path, tables_arg)
+        if lean_split
+        else render_ranks_module(ranks_path, texts_path, out_path, tables_arg)
+    )
     source.write_text(text, encoding="utf-8")
-    result, counts, ids = _check_module(runner, builder, source, RANKS_SUMMARY, out_path,
-                                        len(texts))
+    result, counts, ids = _check_module(
+        runner, builder, source, RANKS_SUMMARY, out_path, len(texts)
+    )
     n_ranks, n_merges, _, tokens, parse_ms, sort_ms, recover_ms, check_ms, encode_ms = counts
     shuffle = merges = None
     if write_tables:
         shuffle, merges = parse_tables(tables_path.read_text(encoding="ascii"))
-    return RanksRun(ids, shuffle, merges, n_ranks, n_merges, tokens, parse_ms, sort_ms,
-                    recover_ms, check_ms, encode_ms, result.seconds, result.peak_rss_kib,
-                    result.output)
+    return RanksRun(
+        ids,
+        shuffle,
+        merges,
+        n_ranks,
+        n_merges,
+        tokens,
+        parse_ms,
+        sort_ms,
+        recover_ms,
+        check_ms,
+        encode_ms,
+        result.seconds,
+        result.peak_rss_kib,
+        result.output,
+    )
 
 
-def run_lean_refusals(rank_files: Sequence[bytes], work: Path, runner=None,
-                      builder=None, texts_files: Sequence[str] = ()) -> str:
+def run_lean_refusals(
+    rank_files: Sequence[bytes],
+    work: Path,
+    runner=None,
+    builder=None,
+    texts_files: Sequence[str] = (),
+) -> str:
     """Check one module that runs ``Bpe.Exec.runRanks`` on each rank file (one text, ``a``),
     then on the first rank file with each of ``texts_files`` (pre-tokenized texts, as
     :func:`render_texts` writes them), and return Lean's output, where every refused file leaves
@@ -518,8 +569,13 @@ def run_lean_time_check(rank_file: bytes, work: Path, runner=None) -> tuple[list
     ranks_path = work / "timecheck.tiktoken"
     ranks_path.write_bytes(rank_file)
     source = work / "ExecRanksTimeCheck.lean"
-    source.write_text(EXEC_CODE.read_text(encoding="utf-8") + "\n" + module_body(EXEC_RANKS)
-                      + f'\n#eval Bpe.Exec.timeCheckRanks "{ranks_path}"\n', encoding="utf-8")
+    source.write_text(
+        EXEC_CODE.read_text(encoding="utf-8")
+        + "\n"
+        + module_body(EXEC_RANKS)
+        + f'\n#eval Bpe.Exec.timeCheckRanks "{ranks_path}"\n',
+        encoding="utf-8",
+    )
     result = runner.check(source, [])
     m = CHECK_SUMMARY.search(result.output)
     if not result.ok or m is None:
@@ -561,8 +617,9 @@ def code_point_chunks(name: str, text: str) -> list[list[int]]:
     return [[ord(c) for c in chunk.decode("utf-8")] for chunk in chunks_of(name, text)]
 
 
-def run_lean_regex(names: Sequence[str], texts: Sequence[str], work: Path, runner=None,
-                   builder=None) -> dict[str, RegexRun]:
+def run_lean_regex(
+    names: Sequence[str], texts: Sequence[str], work: Path, runner=None, builder=None
+) -> dict[str, RegexRun]:
     """Write the raw texts and one module under ``work``, check the module with Lean (which
     splits every text with the compiled ``findIter`` and with the machine, for each encoding of
     ``names``), read back both chunk lists per text and encoding."""
@@ -585,11 +642,20 @@ def run_lean_regex(names: Sequence[str], texts: Sequence[str], work: Path, runne
         n_texts, chunks, differ, run_ms = (int(g) for g in m.groups())
         lines = out_path.read_text(encoding="ascii").split("\n")[:-1]
         if n_texts != len(texts) or len(lines) != 2 * len(texts):
-            raise ExecCrossCheckError(f"Lean split {n_texts} texts ({len(lines)} lines), not "
-                                      f"{len(texts)}")
+            raise ExecCrossCheckError(
+                f"Lean split {n_texts} texts ({len(lines)} lines), not {len(texts)}"
+            )
         parsed = [parse_chunk_line(line) for line in lines]
-        runs[name] = RegexRun(parsed[0::2], parsed[1::2], chunks, differ, run_ms,
-                              result.seconds, result.peak_rss_kib, result.output)
+        runs[name] = RegexRun(
+            parsed[0::2],
+            parsed[1::2],
+            chunks,
+            differ,
+            run_ms,
+            result.seconds,
+            result.peak_rss_kib,
+            result.output,
+        )
     return runs
 
 
@@ -597,50 +663,79 @@ def oracle(tables: Tables):  # -> tiktoken.Encoding
     """tiktoken on the same ranks with the encoding's split pattern."""
     import tiktoken
 
-    return tiktoken.Encoding(name=f"{tables.name}_{len(tables.ranks)}",
-                             pat_str=PATTERNS[tables.name], mergeable_ranks=tables.ranks,
-                             special_tokens={})
+    return tiktoken.Encoding(
+        name=f"{tables.name}_{len(tables.ranks)}",
+        pat_str=PATTERNS[tables.name],
+        mergeable_ranks=tables.ranks,
+        special_tokens={},
+    )
 
 
 def reference_ids(tables: Tables, texts: Sequence[str]) -> list[list[int]]:
     """The Python reference (spec ``encode_with`` with the encoding's split pattern)."""
     return [
-        encode_with(lambda data: chunks_of(tables.name, data.decode("utf-8")), tables.merges,
-                    tables.shuffle, text)
+        encode_with(
+            lambda data: chunks_of(tables.name, data.decode("utf-8")),
+            tables.merges,
+            tables.shuffle,
+            text,
+        )
         for text in texts
     ]
 
 
-def mismatches(texts: Sequence[str], got: Sequence[Sequence[T]],
-               expected: Sequence[Sequence[T]]) -> list[tuple[str, list[T], list[T]]]:
+def mismatches(
+    texts: Sequence[str], got: Sequence[Sequence[T]], expected: Sequence[Sequence[T]]
+) -> list[tuple[str, list[T], list[T]]]:
     """The texts whose result (ids, or chunks) differs from the expected one, with both."""
-    return [(t, list(g), list(e)) for t, g, e in zip(texts, got, expected, strict=True)
-            if list(g) != list(e)]
+    return [
+        (t, list(g), list(e))
+        for t, g, e in zip(texts, got, expected, strict=True)
+        if list(g) != list(e)
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m verified_bpe.verify.exec_crosscheck",
-                                 description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--encoding", choices=(*ENCODINGS, "both"), default="cl100k_base",
-                    help="with --regex, 'both' runs the two encodings in one module")
+    ap = argparse.ArgumentParser(
+        prog="python -m verified_bpe.verify.exec_crosscheck",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument(
+        "--encoding",
+        choices=(*ENCODINGS, "both"),
+        default="cl100k_base",
+        help="with --regex, 'both' runs the two encodings in one module",
+    )
     ap.add_argument("--ranks", type=int, default=None, help="first N ranks only (default: all)")
     ap.add_argument("--stdlib", type=int, default=5000, help="standard library lines")
     ap.add_argument("--catalog", type=int, default=3000, help="non-English catalog messages")
     ap.add_argument("--random", type=int, default=2000, help="random Unicode strings")
     ap.add_argument("--no-reference", action="store_true", help="skip the Python reference")
     ap.add_argument("--out", type=Path, default=Path(".cache/exec"))
-    ap.add_argument("--from-ranks", action="store_true",
-                    help="Lean reads the .tiktoken rank file and builds the tables itself")
-    ap.add_argument("--python-split", action="store_true",
-                    help="Python writes tiktoken's chunks (the input of bpe-encode) instead of "
-                         "Lean pre-tokenizing the raw texts")
-    ap.add_argument("--regex", action="store_true",
-                    help="split the raw texts with the compiled findIter and with the machine "
-                         "in Lean; compare both with the regex module (no encoding)")
-    ap.add_argument("--time-check", action="store_true",
-                    help="time condition C alone on the rank file (parse, sort, check; no "
-                         "recovery, no encoding)")
+    ap.add_argument(
+        "--from-ranks",
+        action="store_true",
+        help="Lean reads the .tiktoken rank file and builds the tables itself",
+    )
+    ap.add_argument(
+        "--python-split",
+        action="store_true",
+        help="Python writes tiktoken's chunks (the input of bpe-encode) instead of "
+        "Lean pre-tokenizing the raw texts",
+    )
+    ap.add_argument(
+        "--regex",
+        action="store_true",
+        help="split the raw texts with the compiled findIter and with the machine "
+        "in Lean; compare both with the regex module (no encoding)",
+    )
+    ap.add_argument(
+        "--time-check",
+        action="store_true",
+        help="time condition C alone on the rank file (parse, sort, check; no "
+        "recovery, no encoding)",
+    )
     args = ap.parse_args(argv)
     if args.time_check:
         return main_time_check(args)
@@ -658,17 +753,22 @@ def main(argv: list[str] | None = None) -> int:
     enc = oracle(tables)
     expected = [enc.encode_ordinary(t) for t in texts]
     bad = mismatches(texts, run.ids, expected)
-    ref_bad = [] if args.no_reference else mismatches(texts, reference_ids(tables, texts),
-                                                      expected)
+    ref_bad = [] if args.no_reference else mismatches(texts, reference_ids(tables, texts), expected)
     split = "tiktoken's chunks" if args.python_split else "pre-tokenized by Lean"
-    print(f"{args.encoding}: {len(tables.merges)} merges, {len(texts)} texts ({split}), "
-          f"{run.tokens} tokens")
-    print(f"Lean: check {run.lean_seconds:.1f} s (wall {wall:.1f} s incl. writing the input), "
-          f"peak RSS {run.peak_rss_kib // 1024} MiB; in the interpreter: reading the tables "
-          f"{run.load_ms / 1000:.1f} s, encoding {run.encode_ms / 1000:.1f} s "
-          f"({run.tokens / max(run.encode_ms, 1) * 1000:,.0f} tokens/s)")
-    print(f"mismatches: Lean vs tiktoken {len(bad)}; Python reference vs tiktoken "
-          f"{'skipped' if args.no_reference else len(ref_bad)}")
+    print(
+        f"{args.encoding}: {len(tables.merges)} merges, {len(texts)} texts ({split}), "
+        f"{run.tokens} tokens"
+    )
+    print(
+        f"Lean: check {run.lean_seconds:.1f} s (wall {wall:.1f} s incl. writing the input), "
+        f"peak RSS {run.peak_rss_kib // 1024} MiB; in the interpreter: reading the tables "
+        f"{run.load_ms / 1000:.1f} s, encoding {run.encode_ms / 1000:.1f} s "
+        f"({run.tokens / max(run.encode_ms, 1) * 1000:,.0f} tokens/s)"
+    )
+    print(
+        f"mismatches: Lean vs tiktoken {len(bad)}; Python reference vs tiktoken "
+        f"{'skipped' if args.no_reference else len(ref_bad)}"
+    )
     for t, g, e in bad[:5]:
         print(f"  {t!r}: Lean {g} tiktoken {e}")
     return 1 if bad or ref_bad else 0
@@ -689,26 +789,35 @@ def main_regex(args: argparse.Namespace) -> int:
         expected = [code_point_chunks(name, t) for t in texts]
         bad_find = mismatches(texts, run.find_iter, expected)
         bad_machine = mismatches(texts, run.machine, expected)
-        print(f"{name}: {len(texts)} texts, {run.chunks} chunks of findIter; in the "
-              f"interpreter: reading, both splits and writing {run.run_ms / 1000:.1f} s")
-        print(f"  texts where findIter and the machine differ (Lean's count): {run.differ}; "
-              f"findIter vs regex {len(bad_find)}; machine vs regex {len(bad_machine)}")
+        print(
+            f"{name}: {len(texts)} texts, {run.chunks} chunks of findIter; in the "
+            f"interpreter: reading, both splits and writing {run.run_ms / 1000:.1f} s"
+        )
+        print(
+            f"  texts where findIter and the machine differ (Lean's count): {run.differ}; "
+            f"findIter vs regex {len(bad_find)}; machine vs regex {len(bad_machine)}"
+        )
         for t, g, e in (bad_find + bad_machine)[:5]:
             print(f"  {t!r}: Lean {g} regex {e}")
         failed = failed or bool(run.differ or bad_find or bad_machine)
     run = next(iter(runs.values()))
-    print(f"Lean: check {run.lean_seconds:.1f} s (wall {wall:.1f} s incl. writing the input), "
-          f"peak RSS {run.peak_rss_kib // 1024} MiB")
+    print(
+        f"Lean: check {run.lean_seconds:.1f} s (wall {wall:.1f} s incl. writing the input), "
+        f"peak RSS {run.peak_rss_kib // 1024} MiB"
+    )
     return 1 if failed else 0
 
 
 def main_time_check(args: argparse.Namespace) -> int:
     """``--time-check``: the cost of the run-time check of condition C in the compiled route."""
     (n_ranks, n_long, parse_ms, sort_ms, check_ms), seconds = run_lean_time_check(
-        rank_file_bytes(args.encoding, args.ranks), args.out)
-    print(f"{args.encoding}: Lean read {n_ranks} ranks ({n_long} of two bytes or more); "
-          f"check {seconds:.1f} s; in the interpreter: parsing {parse_ms / 1000:.1f} s, sorting "
-          f"the keys {sort_ms / 1000:.1f} s, checking condition C {check_ms / 1000:.2f} s")
+        rank_file_bytes(args.encoding, args.ranks), args.out
+    )
+    print(
+        f"{args.encoding}: Lean read {n_ranks} ranks ({n_long} of two bytes or more); "
+        f"check {seconds:.1f} s; in the interpreter: parsing {parse_ms / 1000:.1f} s, sorting "
+        f"the keys {sort_ms / 1000:.1f} s, checking condition C {check_ms / 1000:.2f} s"
+    )
     return 0
 
 
@@ -716,23 +825,32 @@ def main_from_ranks(args: argparse.Namespace, tables: Tables, texts: Sequence[st
     """``--from-ranks``: Lean parses the ``.tiktoken`` file, recovers the tables and encodes;
     its tables are compared with Python's and its ids with tiktoken's."""
     start = time.monotonic()
-    run = run_lean_ranks(tables.name, rank_file_bytes(tables.name, args.ranks), texts, args.out,
-                         lean_split=not args.python_split)
+    run = run_lean_ranks(
+        tables.name,
+        rank_file_bytes(tables.name, args.ranks),
+        texts,
+        args.out,
+        lean_split=not args.python_split,
+    )
     wall = time.monotonic() - start
     enc = oracle(tables)
     expected = [enc.encode_ordinary(t) for t in texts]
     bad = mismatches(texts, run.ids, expected)
     same = run.shuffle == tables.shuffle and run.merges == tables.merges
     split = "tiktoken's chunks" if args.python_split else "pre-tokenized by Lean"
-    print(f"{args.encoding}: Lean read {run.n_ranks} ranks, recovered {run.n_merges} merges; "
-          f"{len(texts)} texts ({split}), {run.tokens} tokens")
-    print(f"Lean: check {run.lean_seconds:.1f} s (wall {wall:.1f} s), peak RSS "
-          f"{run.peak_rss_kib // 1024} MiB; in the interpreter: parsing "
-          f"{run.parse_ms / 1000:.1f} s, "
-          f"sorting the keys {run.sort_ms / 1000:.1f} s, recovering the merges "
-          f"{run.recover_ms / 1000:.1f} s, checking condition C {run.check_ms / 1000:.1f} s, "
-          f"encoding {run.encode_ms / 1000:.1f} s "
-          f"({run.tokens / max(run.encode_ms, 1) * 1000:,.0f} tokens/s)")
+    print(
+        f"{args.encoding}: Lean read {run.n_ranks} ranks, recovered {run.n_merges} merges; "
+        f"{len(texts)} texts ({split}), {run.tokens} tokens"
+    )
+    print(
+        f"Lean: check {run.lean_seconds:.1f} s (wall {wall:.1f} s), peak RSS "
+        f"{run.peak_rss_kib // 1024} MiB; in the interpreter: parsing "
+        f"{run.parse_ms / 1000:.1f} s, "
+        f"sorting the keys {run.sort_ms / 1000:.1f} s, recovering the merges "
+        f"{run.recover_ms / 1000:.1f} s, checking condition C {run.check_ms / 1000:.1f} s, "
+        f"encoding {run.encode_ms / 1000:.1f} s "
+        f"({run.tokens / max(run.encode_ms, 1) * 1000:,.0f} tokens/s)"
+    )
     print(f"tables equal to Python's: {same}; mismatches: Lean vs tiktoken {len(bad)}")
     for t, g, e in bad[:5]:
         print(f"  {t!r}: Lean {g} tiktoken {e}")

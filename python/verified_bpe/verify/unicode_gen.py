@@ -99,8 +99,7 @@ def render_lean(tables: dict[str, tuple[tuple[int, int], ...]], version: str) ->
         ranges = tables[c.py_name]
         out += [
             "",
-            f"/-- `{c.regex}`, {c.what}: {len(ranges):,} ranges, "
-            f"{_size(ranges):,} code points. -/",
+            f"/-- `{c.regex}`, {c.what}: {len(ranges):,} ranges, {_size(ranges):,} code points. -/",
             f"def is{c.lean_name} : Nat → Bool := RangeTree.contains <|",
         ]
         out += _lean_tree(ranges, 2, True)
@@ -221,7 +220,6 @@ def render_rust(tables: dict[str, tuple[tuple[int, int], ...]], version: str) ->
         "    }",
         "}",
         "",
-        "",
     ]
     return "\n".join(out)
 
@@ -238,8 +236,9 @@ def render_all() -> dict[Path, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m verified_bpe.verify.unicode_gen",
-                                     description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m verified_bpe.verify.unicode_gen", description=__doc__
+    )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="compare with the committed files")
     mode.add_argument("--scan", action="store_true", help="exhaustive comparison with tiktoken")

@@ -182,16 +182,19 @@ def scan(engine: str = "fast") -> int:
     t0 = time.time()
     print("1. classes: code points (of 1,112,064) where each view differs from tiktoken")
     total = scan_classes()
-    print(f"   class disagreements (python + lean + set algebra): {total:,}"
-          f"  [{time.time() - t0:.0f} s]")
+    print(
+        f"   class disagreements (python + lean + set algebra): {total:,}"
+        f"  [{time.time() - t0:.0f} s]"
+    )
     print(f"2. engine {engine!r} vs tiktoken, {len(probes('a'))} probes per code point")
     for name in ("cl100k_base", "o200k_base"):
         t1 = time.time()
         n, examples = scan_engine(name, engine)
         total += n
         ex = ", ".join(f"U+{cp:04X}" for cp in examples)
-        print(f"   {name}: {n:,} disagreeing code points{' (e.g. ' + ex + ')' if n else ''}"
-              f"  [{time.time() - t1:.0f} s]")
+        print(
+            f"   {name}: {n:,} disagreeing code points{' (e.g. ' + ex + ')' if n else ''}"
+            f"  [{time.time() - t1:.0f} s]"
+        )
     print(f"total disagreements: {total:,}  [{time.time() - t0:.0f} s]")
     return 1 if total else 0
-

@@ -13,13 +13,12 @@
 #![no_main]
 #![forbid(unsafe_code)]
 
-use libfuzzer_sys::fuzz_target;
-use std::sync::OnceLock;
 use _native::engine::{Engine, PreTokenizer};
 use _native::ranks::{bpe_buckets, bpe_heap, bpe_scan, RankMap};
+use libfuzzer_sys::fuzz_target;
+use std::sync::OnceLock;
 
-const GPT2: &str =
-    r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+";
+const GPT2: &str = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+";
 
 struct Table {
     engine: Engine,
@@ -49,22 +48,36 @@ fn load(name: &str, pre: PreTokenizer) -> Table {
         ranks.insert(bytes, rank);
     }
     let regex = fancy_regex::Regex::new(GPT2).ok();
-    Table { engine: Engine { ranks, pre_tokenizer: Some(pre), regex }, decoder }
+    Table {
+        engine: Engine {
+            ranks,
+            pre_tokenizer: Some(pre),
+            regex,
+        },
+        decoder,
+    }
 }
 
 fn tables() -> &'static [Table; 2] {
     static TABLES: OnceLock<[Table; 2]> = OnceLock::new();
     TABLES.get_or_init(|| {
-        [load("cl100k_base", PreTokenizer::Cl100k), load("o200k_base", PreTokenizer::O200k)]
+        [
+            load("cl100k_base", PreTokenizer::Cl100k),
+            load("o200k_base", PreTokenizer::O200k),
+        ]
     })
 }
 
 fn decode(table: &Table, ids: &[u32]) -> Vec<u8> {
-    ids.iter().flat_map(|&id| table.decoder[id as usize].iter().copied()).collect()
+    ids.iter()
+        .flat_map(|&id| table.decoder[id as usize].iter().copied())
+        .collect()
 }
 
 fuzz_target!(|input: &[u8]| {
-    let Some((&pick, data)) = input.split_first() else { return };
+    let Some((&pick, data)) = input.split_first() else {
+        return;
+    };
     let table = &tables()[usize::from(pick & 1)];
     let pre = table.engine.pre_tokenizer.expect("pre-tokenizer");
 
@@ -76,8 +89,15 @@ fuzz_target!(|input: &[u8]| {
     });
     assert_eq!(next, data.len(), "chunks cover the input");
 
-    let ids = table.engine.encode_ordinary(pre, data).expect("every byte has a rank");
-    assert_eq!(decode(table, &ids), data, "encode then decode is the identity");
+    let ids = table
+        .engine
+        .encode_ordinary(pre, data)
+        .expect("every byte has a rank");
+    assert_eq!(
+        decode(table, &ids),
+        data,
+        "encode then decode is the identity"
+    );
 
     if data.len() <= 4096 {
         let ranks = &table.engine.ranks;
@@ -98,7 +118,10 @@ fuzz_target!(|input: &[u8]| {
             next = found.end();
         }
         assert_eq!(next, text.len(), "GPT-2's pattern matches every character");
-        let ids = table.engine.encode_ordinary_regex(regex, text).expect("regex encode");
+        let ids = table
+            .engine
+            .encode_ordinary_regex(regex, text)
+            .expect("regex encode");
         assert_eq!(decode(table, &ids), data);
     }
 });

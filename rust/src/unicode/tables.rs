@@ -819,4 +819,3 @@ pub fn class_by_name(name: &str) -> Option<fn(u32) -> bool> {
         _ => None,
     }
 }
-

@@ -89,14 +89,19 @@ def not_ws() -> Re:
 
 def word_lead() -> Re:
     """Lean: ``wordLead``: ``[^\\r\\n\\p{L}\\p{N}]``."""
-    return Cls(Set(True, (it("\r"), it("\n"), ItemProp(Property.LETTER),
-                          ItemProp(Property.NUMBER))))
+    return Cls(
+        Set(True, (it("\r"), it("\n"), ItemProp(Property.LETTER), ItemProp(Property.NUMBER)))
+    )
 
 
 def punct() -> Re:
     """Lean: ``punct``: ``[^\\s\\p{L}\\p{N}]``."""
-    return Cls(Set(True, (ItemProp(Property.WHITE_SPACE), ItemProp(Property.LETTER),
-                          ItemProp(Property.NUMBER))))
+    return Cls(
+        Set(
+            True,
+            (ItemProp(Property.WHITE_SPACE), ItemProp(Property.LETTER), ItemProp(Property.NUMBER)),
+        )
+    )
 
 
 def newline() -> Re:
@@ -111,16 +116,28 @@ def digits3() -> Re:
 
 def contractions_cl100k() -> Re:
     """Lean: ``contractionsCl100k``: ``'(?i:[sdmt]|ll|ve|re)``."""
-    return Seq(ch("'"), Caseless(alts(
-        Cls(Set(False, (it("s"), it("d"), it("m"), it("t")))),
-        [Seq(ch("l"), ch("l")), Seq(ch("v"), ch("e")), Seq(ch("r"), ch("e"))])))
+    return Seq(
+        ch("'"),
+        Caseless(
+            alts(
+                Cls(Set(False, (it("s"), it("d"), it("m"), it("t")))),
+                [Seq(ch("l"), ch("l")), Seq(ch("v"), ch("e")), Seq(ch("r"), ch("e"))],
+            )
+        ),
+    )
 
 
 def contraction_list() -> list[Re]:
     """Lean: ``contractionList``: ``'s``, ``'t``, ``'re``, ``'ve``, ``'m``, ``'ll``, ``'d``."""
-    return [Seq(ch("'"), ch("s")), Seq(ch("'"), ch("t")), seqs(ch("'"), [ch("r"), ch("e")]),
-            seqs(ch("'"), [ch("v"), ch("e")]), Seq(ch("'"), ch("m")),
-            seqs(ch("'"), [ch("l"), ch("l")]), Seq(ch("'"), ch("d"))]
+    return [
+        Seq(ch("'"), ch("s")),
+        Seq(ch("'"), ch("t")),
+        seqs(ch("'"), [ch("r"), ch("e")]),
+        seqs(ch("'"), [ch("v"), ch("e")]),
+        Seq(ch("'"), ch("m")),
+        seqs(ch("'"), [ch("l"), ch("l")]),
+        Seq(ch("'"), ch("d")),
+    ]
 
 
 def newline_ws() -> Re:
@@ -140,40 +157,85 @@ def other_ws() -> Re:
 
 def seed_pattern() -> Re:
     """Lean: ``seedPattern`` (cl100k_base as first published)."""
-    return alts(contractions_cl100k(), [
-        Seq(opt_poss(word_lead()), plus(p_l())), digits3(),
-        seqs(opt(ch(" ")), [plus_poss(punct()), many(newline())]),
-        newline_ws(), trailing_ws(), other_ws()])
+    return alts(
+        contractions_cl100k(),
+        [
+            Seq(opt_poss(word_lead()), plus(p_l())),
+            digits3(),
+            seqs(opt(ch(" ")), [plus_poss(punct()), many(newline())]),
+            newline_ws(),
+            trailing_ws(),
+            other_ws(),
+        ],
+    )
 
 
 def gpt2_pattern() -> Re:
     """Lean: ``gpt2Pattern``."""
-    return alts(Seq(ch("'"), ch("s")), [
-        *contraction_list()[1:],
-        Seq(opt(ch(" ")), plus(Cls(Set(False, (ItemProp(Property.LETTER),))))),
-        Seq(opt(ch(" ")), plus(Cls(Set(False, (ItemProp(Property.NUMBER),))))),
-        Seq(opt(ch(" ")), plus(punct())), trailing_ws(), other_ws()])
+    return alts(
+        Seq(ch("'"), ch("s")),
+        [
+            *contraction_list()[1:],
+            Seq(opt(ch(" ")), plus(Cls(Set(False, (ItemProp(Property.LETTER),))))),
+            Seq(opt(ch(" ")), plus(Cls(Set(False, (ItemProp(Property.NUMBER),))))),
+            Seq(opt(ch(" ")), plus(punct())),
+            trailing_ws(),
+            other_ws(),
+        ],
+    )
 
 
 def cl100k_pattern() -> Re:
     """Lean: ``cl100kPattern`` (tiktoken 0.14)."""
-    return alts(contractions_cl100k(), [
-        Seq(opt_poss(word_lead()), plus_poss(p_l())), Rep(p_n(), 1, 3, True),
-        seqs(opt(ch(" ")), [plus_poss(punct()), many_poss(newline())]),
-        Seq(plus_poss(ws()), Eos()), newline_ws(), trailing_ws(), ws()])
+    return alts(
+        contractions_cl100k(),
+        [
+            Seq(opt_poss(word_lead()), plus_poss(p_l())),
+            Rep(p_n(), 1, 3, True),
+            seqs(opt(ch(" ")), [plus_poss(punct()), many_poss(newline())]),
+            Seq(plus_poss(ws()), Eos()),
+            newline_ws(),
+            trailing_ws(),
+            ws(),
+        ],
+    )
 
 
 def upperish() -> Re:
     """Lean: ``upperish``: ``[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]``."""
-    return Cls(Set(False, tuple(ItemProp(p) for p in (
-        Property.UPPERCASE, Property.TITLECASE, Property.MODIFIER, Property.OTHER_LETTER,
-        Property.MARK))))
+    return Cls(
+        Set(
+            False,
+            tuple(
+                ItemProp(p)
+                for p in (
+                    Property.UPPERCASE,
+                    Property.TITLECASE,
+                    Property.MODIFIER,
+                    Property.OTHER_LETTER,
+                    Property.MARK,
+                )
+            ),
+        )
+    )
 
 
 def lowerish() -> Re:
     """Lean: ``lowerish``: ``[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]``."""
-    return Cls(Set(False, tuple(ItemProp(p) for p in (
-        Property.LOWERCASE, Property.MODIFIER, Property.OTHER_LETTER, Property.MARK))))
+    return Cls(
+        Set(
+            False,
+            tuple(
+                ItemProp(p)
+                for p in (
+                    Property.LOWERCASE,
+                    Property.MODIFIER,
+                    Property.OTHER_LETTER,
+                    Property.MARK,
+                )
+            ),
+        )
+    )
 
 
 def contractions_o200k() -> Re:
@@ -184,11 +246,19 @@ def contractions_o200k() -> Re:
 def o200k_pattern() -> Re:
     """Lean: ``o200kPattern`` (tiktoken 0.14)."""
     first = seqs(opt(word_lead()), [many(upperish()), plus(lowerish()), contractions_o200k()])
-    return alts(first, [
-        seqs(opt(word_lead()), [plus(upperish()), many(lowerish()), contractions_o200k()]),
-        digits3(),
-        seqs(opt(ch(" ")), [plus(punct()), many(Cls(Set(False, (it("\r"), it("\n"), it("/")))))]),
-        Seq(many(ws()), plus(newline())), trailing_ws(), other_ws()])
+    return alts(
+        first,
+        [
+            seqs(opt(word_lead()), [plus(upperish()), many(lowerish()), contractions_o200k()]),
+            digits3(),
+            seqs(
+                opt(ch(" ")), [plus(punct()), many(Cls(Set(False, (it("\r"), it("\n"), it("/")))))]
+            ),
+            Seq(many(ws()), plus(newline())),
+            trailing_ws(),
+            other_ws(),
+        ],
+    )
 
 
 def pair(c: str, d: str) -> Re:
@@ -198,10 +268,26 @@ def pair(c: str, d: str) -> Re:
 
 def llama3_pattern() -> Re:
     """Lean: ``llama3Pattern``."""
-    return alts(Group(alts(Seq(ch("'"), pair("s", "S")), [
-        Seq(ch("'"), pair("t", "T")), seqs(ch("'"), [pair("r", "R"), pair("e", "E")]),
-        seqs(ch("'"), [pair("v", "V"), pair("e", "E")]), Seq(ch("'"), pair("m", "M")),
-        seqs(ch("'"), [pair("l", "L"), pair("l", "L")]), Seq(ch("'"), pair("d", "D"))])), [
-        Seq(opt(word_lead()), plus(p_l())), digits3(),
-        seqs(opt(ch(" ")), [plus(punct()), many(newline())]),
-        Seq(many(ws()), plus(newline())), trailing_ws(), other_ws()])
+    return alts(
+        Group(
+            alts(
+                Seq(ch("'"), pair("s", "S")),
+                [
+                    Seq(ch("'"), pair("t", "T")),
+                    seqs(ch("'"), [pair("r", "R"), pair("e", "E")]),
+                    seqs(ch("'"), [pair("v", "V"), pair("e", "E")]),
+                    Seq(ch("'"), pair("m", "M")),
+                    seqs(ch("'"), [pair("l", "L"), pair("l", "L")]),
+                    Seq(ch("'"), pair("d", "D")),
+                ],
+            )
+        ),
+        [
+            Seq(opt(word_lead()), plus(p_l())),
+            digits3(),
+            seqs(opt(ch(" ")), [plus(punct()), many(newline())]),
+            Seq(many(ws()), plus(newline())),
+            trailing_ws(),
+            other_ws(),
+        ],
+    )

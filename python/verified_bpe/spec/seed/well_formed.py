@@ -117,9 +117,7 @@ def base_vocab() -> dict[int, bytes]:
     return {i: bytes([i]) for i in range(256)}
 
 
-def build_step(
-    vocab: dict[int, bytes], m: tuple[tuple[int, int], int]
-) -> dict[int, bytes]:
+def build_step(vocab: dict[int, bytes], m: tuple[tuple[int, int], int]) -> dict[int, bytes]:
     """One step of ``build_vocab``: ``vocab[idx] = vocab[p0] ++ vocab[p1]`` (updates ``vocab``
     in place and returns it).
 
