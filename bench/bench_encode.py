@@ -407,9 +407,11 @@ def cold_bpe(tok: Tokenizer, pieces: list[str], repeat: int = 3) -> float:
 
 
 def batch(names: list[str], scale: float, repeat: int = 3) -> None:
-    """``encode_ordinary_batch`` of the code and prose workloads cut in 64 texts, on 1 and 2
-    threads (runs alternate): wall seconds, best of ``repeat``; speed-up = 1 thread /
-    2 threads."""
+    """``encode_ordinary_batch`` (lists) and ``encode_ordinary_batch_to_numpy`` (one flat
+    buffer) of the code and prose workloads cut in 64 texts, on 1 and 2 threads (runs
+    alternate): wall seconds, best of ``repeat``; speed-up = 1 thread / 2 threads; serial
+    part = the share of the 1-thread time that does not run in parallel, by Amdahl's law
+    from the 2-thread speed-up (2 / speed-up - 1)."""
     size = max(1, int(scale * 1_000_000))
     text = cut(stdlib_text(size), size) + prose_text(size)
     step = len(text) // 64 + 1
@@ -418,25 +420,36 @@ def batch(names: list[str], scale: float, repeat: int = 3) -> None:
         f"\nencode_ordinary_batch of {len(texts)} texts ({len(text.encode()) / 1e6:.1f} MB), "
         f"wall seconds, best of {repeat}:"
     )
-    print("| encoding | tokenizer | 1 thread | 2 threads | speed-up |")
-    print("|---|---|---|---|---|")
+    print("| encoding | tokenizer | 1 thread | 2 threads | speed-up | serial part |")
+    print("|---|---|---|---|---|---|")
     for name in names:
         encoders: list[tuple[str, object]] = [("tiktoken", tiktoken_encoding(name))]
         from verified_bpe.api.registry import get_encoding
 
         encoders.append((f"verified_bpe Encoding ({native.default_engine()})", get_encoding(name)))
         expected = tiktoken_encoding(name).encode_ordinary_batch(texts)
-        for label, enc in encoders:
+        runs = [(label, enc, False) for label, enc in encoders]
+        runs.append(("verified_bpe encode_ordinary_batch_to_numpy", get_encoding(name), True))
+        for label, enc, flat in runs:
             walls = {1: float("inf"), 2: float("inf")}
             for _ in range(repeat):  # alternating, so that a slow spell of the host hits both
                 for threads in (1, 2):
                     start = time.perf_counter()
-                    ids = enc.encode_ordinary_batch(texts, num_threads=threads)  # type: ignore[attr-defined]
+                    if flat:
+                        ids, offsets = enc.encode_ordinary_batch_to_numpy(
+                            texts, num_threads=threads
+                        )  # type: ignore[attr-defined]
+                    else:
+                        ids = enc.encode_ordinary_batch(texts, num_threads=threads)  # type: ignore[attr-defined]
                     walls[threads] = min(walls[threads], time.perf_counter() - start)
+                    if flat:
+                        ids = [ids[offsets[k] : offsets[k + 1]].tolist() for k in range(len(texts))]
                     assert ids == expected, label
+            speedup = walls[1] / walls[2]
+            # Amdahl on 2 threads: speed-up = 1 / (s + (1 - s) / 2), so s = 2 / speed-up - 1
             print(
                 f"| {name} | {label} | {walls[1]:.3f} | {walls[2]:.3f} "
-                f"| {walls[1] / walls[2]:.2f}× |"
+                f"| {speedup:.2f}× | {max(0.0, 2 / speedup - 1):.0%} |"
             )
 
 

@@ -254,3 +254,26 @@ class PatternUnicodeError(PatternError):
 
 
 __all__ += ["PatternUnicodeError"]
+
+
+class MissingExtraError(ImportError):
+    """A call needs an optional package that is not installed (numpy for the flat batches,
+    pyarrow for :mod:`verified_bpe.data`, dask or ray for their engines); the message names
+    the ``pip install`` that brings it."""
+
+    def __init__(self, module: str, install: str, what: str) -> None:
+        super().__init__(f"{what} needs {module}: pip install {install}", name=module)
+        self.install = install
+
+
+def require(module: str, install: str, what: str) -> object:
+    """``import module``, or :class:`MissingExtraError` naming ``pip install install``."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise MissingExtraError(module, install, what) from None
+
+
+__all__ += ["MissingExtraError", "require"]

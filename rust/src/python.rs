@@ -1,10 +1,11 @@
 //! The Python bindings: `verified_bpe._native` (used through `verified_bpe.engine.native`).
 
+use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 use rustc_hash::FxHashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use crate::engine::{Engine, PreTokenizer, RegexEncodeError};
@@ -205,6 +206,112 @@ impl NativeBpe {
             .collect())
     }
 
+    /// `encode_ordinary` on each text, flat: `(ids, offsets)` as two `bytearray`s, the ids
+    /// `u32` and the `len(texts) + 1` offsets `i64` in native byte order (text `k`'s ids are
+    /// `ids[offsets[k]:offsets[k + 1]]`). The texts are encoded on `num_threads` threads in all
+    /// without the GIL, and no Python object is made per id (the caller wraps the buffers
+    /// with `numpy.frombuffer`). A lone surrogate raises `UnicodeEncodeError`, as in
+    /// `encode_ordinary_batch`.
+    #[pyo3(signature = (texts, num_threads=8))]
+    fn encode_ordinary_batch_flat<'py>(
+        &self,
+        py: Python<'py>,
+        texts: Vec<Bound<'py, PyString>>,
+        num_threads: usize,
+    ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
+        let split = self.split()?;
+        let strs = texts
+            .iter()
+            .map(|t| t.to_str().map(Some))
+            .collect::<PyResult<Vec<Option<&str>>>>()?;
+        let engine = &self.engine;
+        let parts = py
+            .detach(|| encode_each(split, engine, &strs, num_threads))
+            .map_err(regex_error)?;
+        flat_arrays(py, &parts, false)
+    }
+
+    /// The flat batch of `length` UTF-8 strings laid out as Arrow lays them: row `i` is
+    /// `data[o[start + i]..o[start + i + 1]]` with `o` the offsets buffer (`i64` if `wide`, else
+    /// `i32`, little-endian), and is null when `validity` (a bitmap, bit `start + i`) says so:
+    /// a null row has no ids. Each buffer is copied once (a memcpy, no Python object per row);
+    /// each row is checked to lie in `data` and be UTF-8 (else `ValueError` naming the row). `counts_only`: the ids buffer
+    /// is empty (the offsets still count the ids).
+    #[pyo3(signature = (data, offsets, wide, start, length, validity=None, num_threads=8, counts_only=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn encode_utf8_flat<'py>(
+        &self,
+        py: Python<'py>,
+        data: PyBuffer<u8>,
+        offsets: PyBuffer<u8>,
+        wide: bool,
+        start: usize,
+        length: usize,
+        validity: Option<PyBuffer<u8>>,
+        num_threads: usize,
+        counts_only: bool,
+    ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
+        let split = self.split()?;
+        let (data, offsets) = (buffer_bytes(py, &data)?, buffer_bytes(py, &offsets)?);
+        let validity = validity.map(|v| buffer_bytes(py, &v)).transpose()?;
+        let (data, validity) = (&data[..], validity.as_deref());
+        let width = if wide { 8 } else { 4 };
+        if (start + length + 1) * width > offsets.len() {
+            return Err(PyValueError::new_err(
+                "offsets buffer is shorter than the rows it should hold",
+            ));
+        }
+        if let Some(bits) = validity {
+            if (start + length).div_ceil(8) > bits.len() {
+                return Err(PyValueError::new_err("validity bitmap is too short"));
+            }
+        }
+        let offset = |i: usize| -> i64 {
+            let at = &offsets[i * width..(i + 1) * width];
+            if wide {
+                i64::from_le_bytes(at.try_into().expect("8 bytes"))
+            } else {
+                i64::from(i32::from_le_bytes(at.try_into().expect("4 bytes")))
+            }
+        };
+        let engine = &self.engine;
+        let parts = py.detach(|| {
+            let mut strs = Vec::with_capacity(length);
+            for i in 0..length {
+                let row = start + i;
+                if let Some(bits) = validity {
+                    if bits[row / 8] >> (row % 8) & 1 == 0 {
+                        strs.push(None);
+                        continue;
+                    }
+                }
+                let (lo, hi) = (offset(row), offset(row + 1));
+                if lo < 0 || hi < lo || hi as u64 > data.len() as u64 {
+                    return Err(BatchError::Row(
+                        i,
+                        format!("offsets {lo}..{hi} outside the data"),
+                    ));
+                }
+                match std::str::from_utf8(&data[lo as usize..hi as usize]) {
+                    Ok(text) => strs.push(Some(text)),
+                    Err(e) => {
+                        let at = e.valid_up_to();
+                        return Err(BatchError::Row(i, format!("invalid UTF-8 at byte {at}")));
+                    }
+                }
+            }
+            encode_each(split, engine, &strs, num_threads).map_err(BatchError::Encode)
+        });
+        let parts = match parts {
+            Ok(parts) => parts,
+            Err(BatchError::Row(i, why)) => {
+                return Err(PyValueError::new_err(format!("row {i}: {why}")))
+            }
+            Err(BatchError::Encode(e)) => return Err(regex_error(e)),
+        };
+        flat_arrays(py, &parts, counts_only)
+    }
+
     /// The ids of pieces split elsewhere (a list of `str`): the native merge alone.
     fn encode_pieces<'py>(&self, pieces: &Bound<'py, PyList>) -> PyResult<Bound<'py, PyList>> {
         let mut out = Vec::new();
@@ -252,6 +359,103 @@ impl NativeBpe {
     fn __len__(&self) -> usize {
         self.engine.ranks.len()
     }
+}
+
+/// Why a flat batch over UTF-8 buffers stopped.
+enum BatchError {
+    /// Row `i` is not a string of the data buffer.
+    Row(usize, String),
+    Encode(RegexEncodeError),
+}
+
+/// The bytes of a buffer, in one copy (`PyBuffer_ToContiguous`, a memcpy): the crate forbids
+/// `unsafe`, which reading the exporter's memory in place would take.
+fn buffer_bytes(py: Python<'_>, buffer: &PyBuffer<u8>) -> PyResult<Vec<u8>> {
+    let mut out = vec![0u8; buffer.item_count()];
+    buffer.copy_to_slice(py, &mut out)?;
+    Ok(out)
+}
+
+/// The ids of every text (`None`: no ids), on `num_threads` threads in all: this thread and
+/// `num_threads - 1` scoped ones claim the texts one at a time; the first error stops the
+/// claiming. Runs without the GIL.
+fn encode_each(
+    split: Split<'_>,
+    engine: &Engine,
+    texts: &[Option<&str>],
+    num_threads: usize,
+) -> Result<Vec<Vec<u32>>, RegexEncodeError> {
+    let threads = num_threads.clamp(1, texts.len().max(1));
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let work = || -> Result<Vec<(usize, Vec<u32>)>, RegexEncodeError> {
+        let mut done = Vec::new();
+        while !failed.load(Ordering::Relaxed) {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&text) = texts.get(k) else { break };
+            let ids = match text {
+                Some(text) => split.encode(engine, text).inspect_err(|_| {
+                    failed.store(true, Ordering::Relaxed);
+                })?,
+                None => Vec::new(),
+            };
+            done.push((k, ids));
+        }
+        Ok(done)
+    };
+    let finished = std::thread::scope(|scope| {
+        let others: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let mut finished = vec![work()];
+        finished.extend(
+            others
+                .into_iter()
+                .map(|h| h.join().expect("encoder thread")),
+        );
+        finished
+    });
+    let mut out = vec![Vec::new(); texts.len()];
+    for done in finished {
+        for (k, ids) in done? {
+            out[k] = ids;
+        }
+    }
+    Ok(out)
+}
+
+/// `parts` as one `u32` buffer (empty if `counts_only`) and `parts.len() + 1` `i64` offsets,
+/// native byte order; the copy into the ids buffer runs without the GIL.
+fn flat_arrays<'py>(
+    py: Python<'py>,
+    parts: &[Vec<u32>],
+    counts_only: bool,
+) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
+    let offsets = PyByteArray::new_with(py, 8 * (parts.len() + 1), |buf| {
+        let mut at = 0i64;
+        let (first, rest) = buf.split_at_mut(8);
+        first.copy_from_slice(&at.to_ne_bytes());
+        for (slot, part) in rest.chunks_exact_mut(8).zip(parts) {
+            at += part.len() as i64;
+            slot.copy_from_slice(&at.to_ne_bytes());
+        }
+        Ok(())
+    })?;
+    let total = if counts_only {
+        0
+    } else {
+        parts.iter().map(Vec::len).sum::<usize>()
+    };
+    let ids = PyByteArray::new_with(py, 4 * total, |buf| {
+        py.detach(|| {
+            let mut slots = buf.chunks_exact_mut(4);
+            for &id in parts.iter().flatten() {
+                if let Some(slot) = slots.next() {
+                    slot.copy_from_slice(&id.to_ne_bytes());
+                }
+            }
+        });
+        Ok(())
+    })?;
+    Ok((ids, offsets))
 }
 
 /// The lists of a batch as the texts finish, and the first error (after which the other

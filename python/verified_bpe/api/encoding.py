@@ -32,9 +32,11 @@ from ..engine.rust_syntax import rust_pattern
 from ..engine.tokenizer import Tokenizer, bpe_ranks
 from ..errors import (
     DisallowedSpecialTokenError,
+    InvalidArgumentError,
     InvalidTypeError,
     MalformedVocabError,
     UnknownTokenError,
+    require,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -271,6 +273,77 @@ class Encoding:
             return self._tokenizer.encode_ordinary_batch(text, num_threads)
         with ThreadPoolExecutor(num_threads) as pool:
             return list(pool.map(self.encode_ordinary, text))
+
+    def encode_ordinary_batch_to_numpy(
+        self, text: list[str], *, num_threads: int = 8
+    ) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.int64]]:
+        """:meth:`encode_ordinary_batch` flat: ``(ids, offsets)``, a ``uint32`` array of all
+        the ids and an ``int64`` array of ``len(text) + 1`` offsets; text ``k``'s ids are
+        ``ids[offsets[k]:offsets[k + 1]]``.  The native engine encodes the whole batch on
+        ``num_threads`` threads without the GIL into one buffer (no Python object per id);
+        without it, the Python engine gives the same arrays.  Needs numpy."""
+        np = _numpy("encode_ordinary_batch_to_numpy")
+        texts = _batch_texts(text, num_threads)
+        for t in texts:
+            check_unicode_version(self._split_pattern, t)
+        ids, offsets = self._tokenizer.encode_ordinary_batch_flat(texts, num_threads)
+        return np.frombuffer(ids, dtype=np.uint32), np.frombuffer(offsets, dtype=np.int64)
+
+    def encode_batch_to_numpy(
+        self,
+        text: list[str],
+        *,
+        num_threads: int = 8,
+        allowed_special: AllowedSpecial = frozenset(),
+        disallowed_special: DisallowedSpecial = "all",
+    ) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.int64]]:
+        """:meth:`encode_batch` flat, as :meth:`encode_ordinary_batch_to_numpy`: the same
+        special-token rules (a text matching a disallowed special token raises
+        ``ValueError``); the ordinary runs between allowed special tokens go through the flat
+        batch in one call."""
+        np = _numpy("encode_batch_to_numpy")
+        texts = _batch_texts(text, num_threads)
+        if allowed_special == "all":  # tiktoken's lines (encode_batch)
+            allowed_special = self.special_tokens_set
+        if disallowed_special == "all":
+            disallowed_special = self.special_tokens_set - allowed_special  # type: ignore[operator]
+        if not isinstance(disallowed_special, frozenset):
+            disallowed_special = frozenset(disallowed_special)
+        # each text: its ordinary runs (into `runs`) and, between them, special ids
+        runs: list[str] = []
+        layout: list[list[int]] = []  # per text: run index (>= 0) or -1 - special id
+        for t in texts:
+            allowed = self._allowed(t, allowed_special, disallowed_special)
+            allowed &= self._special_tokens.keys()
+            check_unicode_version(self._split_pattern, t)
+            parts: list[int] = []
+            start = 0
+            if allowed:
+                for found in _alternation(frozenset(allowed)).finditer(t):
+                    parts += [len(runs), -1 - self._special_tokens[found.group()]]
+                    runs.append(t[start : found.start()])
+                    start = found.end()
+            parts.append(len(runs))
+            runs.append(t[start:])
+            layout.append(parts)
+        ids, offsets = self._tokenizer.encode_ordinary_batch_flat(runs, num_threads)
+        run_ids = np.frombuffer(ids, dtype=np.uint32)
+        run_offsets = np.frombuffer(offsets, dtype=np.int64)
+        if len(runs) == len(texts):  # no special token: the runs are the texts
+            return run_ids, run_offsets
+        pieces: list[npt.NDArray[np.uint32]] = []
+        out_offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+        total = 0
+        for k, parts in enumerate(layout):
+            for part in parts:
+                if part >= 0:
+                    piece = run_ids[run_offsets[part] : run_offsets[part + 1]]
+                else:
+                    piece = np.array([-1 - part], dtype=np.uint32)
+                pieces.append(piece)
+                total += len(piece)
+            out_offsets[k + 1] = total
+        return np.concatenate(pieces) if pieces else run_ids[:0].copy(), out_offsets
 
     def encode_batch(
         self,
@@ -547,6 +620,26 @@ class Encoding:
 
     def __setstate__(self, value: dict[str, Any]) -> None:
         self.__init__(**value)  # type: ignore[misc]
+
+
+def _numpy(what: str) -> Any:
+    """numpy, or :class:`~verified_bpe.errors.MissingExtraError` naming its install."""
+    return require("numpy", "numpy", what)
+
+
+def _batch_texts(texts: Any, num_threads: Any) -> list[str]:
+    """A batch's texts as a list (each a ``str``, else ``TypeError`` naming it) and a thread
+    count that is an ``int`` of at least 1 (as ``ThreadPoolExecutor`` requires)."""
+    if isinstance(texts, str):
+        raise InvalidTypeError("text", "a batch is a list of str, not one str")
+    if isinstance(num_threads, bool) or not isinstance(num_threads, int):
+        raise InvalidTypeError("num_threads", f"must be an int, not {type(num_threads).__name__}")
+    if num_threads < 1:
+        raise InvalidArgumentError("num_threads", f"must be at least 1, not {num_threads}")
+    texts = list(texts)
+    for k, t in enumerate(texts):
+        validate.text(t, f"text[{k}]")
+    return texts
 
 
 @functools.lru_cache(maxsize=64)

@@ -239,6 +239,43 @@ class NativeMerger:
         except RuntimeError:
             return None
 
+    def encode_ordinary_batch_flat(
+        self, texts: list[str], num_threads: int
+    ) -> tuple[bytearray, bytearray] | None:
+        """:meth:`encode_ordinary_batch` flat: ``(ids, offsets)``, native-order ``u32`` ids
+        and ``len(texts) + 1`` ``i64`` offsets, no Python object per id (``None`` if
+        fancy-regex gave up on one of the texts)."""
+        try:
+            return self._bpe.encode_ordinary_batch_flat(texts, num_threads)  # type: ignore[no-any-return]
+        except KeyError as exc:
+            raise _missing(exc) from None
+        except RuntimeError:
+            return None
+
+    def encode_utf8_flat(
+        self,
+        data: Any,
+        offsets: Any,
+        wide: bool,
+        start: int,
+        length: int,
+        validity: Any,
+        num_threads: int,
+        counts_only: bool = False,
+    ) -> tuple[bytearray, bytearray] | None:
+        """The flat batch of ``length`` UTF-8 strings in Arrow's layout (``data`` and
+        ``offsets`` buffers, ``i64`` offsets if ``wide``, rows from ``start``, a null where
+        the ``validity`` bitmap says so); ``ValueError`` naming a row that is not UTF-8 in
+        ``data``; ``None`` if fancy-regex gave up."""
+        try:
+            return self._bpe.encode_utf8_flat(  # type: ignore[no-any-return]
+                data, offsets, wide, start, length, validity, num_threads, counts_only
+            )
+        except KeyError as exc:
+            raise _missing(exc) from None
+        except RuntimeError:
+            return None
+
     def split(self, text: str) -> list[str]:
         """The whole matches of the fancy-regex pattern in ``text`` (for the tests)."""
         return self._bpe.split_text(text)  # type: ignore[no-any-return]

@@ -43,6 +43,7 @@ from collections.abc import (
     MutableSequence,
     Sequence,
 )
+from array import array
 from dataclasses import dataclass
 from functools import cache, lru_cache, reduce
 from operator import iadd
@@ -489,6 +490,29 @@ class Tokenizer:
             if batch is not None:
                 return batch
         return [self.encode_ordinary(t) for t in texts]
+
+    def encode_ordinary_batch_flat(
+        self, texts: Sequence[str], num_threads: int = 8
+    ) -> tuple[bytearray | array[int], bytearray | array[int]]:
+        """:meth:`encode_ordinary_batch` flat: ``(ids, offsets)``, buffers of native-order
+        ``u32`` ids and ``len(texts) + 1`` ``i64`` offsets (text ``k``'s ids are
+        ``ids[offsets[k]:offsets[k + 1]]``).  The native engine encodes the whole batch on
+        ``num_threads`` threads without the GIL and makes no Python object per id; the other
+        engines encode text by text into the same buffers."""
+        if self._native is not None and self._native.splits:
+            checked = [validate.text(t, "text") for t in texts]
+            try:
+                flat = self._native.encode_ordinary_batch_flat(checked, num_threads)
+            except UnicodeEncodeError:  # a lone surrogate: replaced as tiktoken does
+                fixed = [_fix_surrogates(t) for t in checked]
+                flat = self._native.encode_ordinary_batch_flat(fixed, num_threads)
+            if flat is not None:
+                return flat
+        ids, offsets = array("I"), array("q", [0])
+        for text in texts:
+            ids.extend(self.encode_ordinary(text))
+            offsets.append(len(ids))
+        return ids, offsets
 
     def encode(
         self,

@@ -1,0 +1,159 @@
+"""The flat batches (``encode_ordinary_batch_to_numpy``, ``encode_batch_to_numpy``): one
+``uint32`` buffer of ids and ``int64`` offsets, checked text by text against tiktoken's ids
+(the oracle), on the native engine and on the Python fallback."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("tiktoken")
+
+import verified_bpe  # noqa: E402
+from verified_bpe.engine import native  # noqa: E402
+from verified_bpe.engine.tokenizer import Tokenizer  # noqa: E402
+from verified_bpe.engine.vocab import tiktoken_encoding  # noqa: E402
+from verified_bpe.errors import (  # noqa: E402
+    InvalidArgumentError,
+    MissingExtraError,
+    MissingRankError,
+)
+
+NAMES = ["cl100k_base", "o200k_base"]
+TEXTS = [
+    "hello world",
+    "",
+    "caf\u00e9 \u65e5\u672c\u8a9e \U0001f600",
+    "a\udc80b",  # a lone surrogate: replaced as tiktoken does
+    "x" * 20_000,
+    "<|endoftext|> and <|fim_prefix|>",
+    "",
+    "def f(x):\n    return x  # 12345\n" * 300,
+]
+
+
+def split(ids, offsets):
+    assert ids.dtype == np.uint32 and offsets.dtype == np.int64
+    assert offsets[0] == 0 and offsets[-1] == len(ids)
+    return [ids[offsets[k] : offsets[k + 1]].tolist() for k in range(len(offsets) - 1)]
+
+
+@pytest.fixture(params=["native", "fast"])
+def encoding(request):
+    """A registered encoding, on the native engine or on the Python one (the fallback)."""
+    enc = verified_bpe.get_encoding("cl100k_base")
+    if request.param == "native":
+        if not native.available():
+            pytest.skip("native engine not built")
+        assert enc._tokenizer.engine == "native"
+        return enc
+    fallback = verified_bpe.api.encoding.Encoding(
+        "cl100k_base",
+        pat_str=enc._pat_str,
+        mergeable_ranks=enc._mergeable_ranks,
+        special_tokens=enc._special_tokens,
+    )
+    fallback._tokenizer = Tokenizer.from_tiktoken("cl100k_base", engine="fast")
+    return fallback
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("num_threads", [1, 2, 64])
+def test_ordinary_flat_equals_tiktoken(name, num_threads):
+    enc = verified_bpe.get_encoding(name)
+    ids, offsets = enc.encode_ordinary_batch_to_numpy(TEXTS, num_threads=num_threads)
+    assert split(ids, offsets) == tiktoken_encoding(name).encode_ordinary_batch(TEXTS)
+
+
+def test_fallback_equals_tiktoken(encoding):
+    oracle = tiktoken_encoding("cl100k_base")
+    assert split(*encoding.encode_ordinary_batch_to_numpy(TEXTS)) == [
+        oracle.encode_ordinary(t) for t in TEXTS
+    ]
+    got = encoding.encode_batch_to_numpy(TEXTS, allowed_special="all", num_threads=3)
+    assert split(*got) == oracle.encode_batch(TEXTS, allowed_special="all")
+
+
+@pytest.mark.parametrize(
+    "allowed, disallowed",
+    [
+        ("all", "all"),
+        ({"<|endoftext|>"}, ()),
+        (frozenset({"<|fim_prefix|>"}), ()),
+        (set(), ()),
+    ],
+)
+def test_special_tokens_as_tiktoken(allowed, disallowed):
+    enc, oracle = verified_bpe.get_encoding("cl100k_base"), tiktoken_encoding("cl100k_base")
+    texts = TEXTS + ["<|endoftext|><|endoftext|>", "a<|fim_prefix|>"]
+    got = enc.encode_batch_to_numpy(
+        texts, allowed_special=allowed, disallowed_special=disallowed, num_threads=2
+    )
+    expected = oracle.encode_batch(texts, allowed_special=allowed, disallowed_special=disallowed)
+    assert split(*got) == expected
+
+
+def test_disallowed_special_raises_as_tiktoken():
+    enc = verified_bpe.get_encoding("cl100k_base")
+    with pytest.raises(ValueError, match="endoftext"):
+        enc.encode_batch_to_numpy(["fine", "x <|endoftext|>"])
+    with pytest.raises(ValueError, match="fim_prefix"):
+        enc.encode_batch_to_numpy(["<|fim_prefix|>"], allowed_special={"<|endoftext|>"})
+    with pytest.raises(TypeError):
+        enc.encode_batch_to_numpy(["x"], allowed_special=["<|endoftext|>"])
+
+
+def test_empty_batch_and_empty_texts():
+    enc = verified_bpe.get_encoding("o200k_base")
+    for method in (enc.encode_ordinary_batch_to_numpy, enc.encode_batch_to_numpy):
+        ids, offsets = method([])
+        assert ids.tolist() == [] and offsets.tolist() == [0]
+        ids, offsets = method(["", ""], num_threads=8)
+        assert ids.tolist() == [] and offsets.tolist() == [0, 0, 0]
+
+
+@pytest.mark.parametrize("num_threads", [0, -1])
+def test_thread_count_below_one_is_refused(num_threads):
+    enc = verified_bpe.get_encoding("cl100k_base")
+    with pytest.raises(InvalidArgumentError, match="num_threads"):
+        enc.encode_ordinary_batch_to_numpy(["a"], num_threads=num_threads)
+    with pytest.raises(TypeError, match="num_threads"):
+        enc.encode_batch_to_numpy(["a"], num_threads=2.0)
+
+
+def test_bad_texts_are_named():
+    enc = verified_bpe.get_encoding("cl100k_base")
+    with pytest.raises(TypeError, match=r"text\[1\]"):
+        enc.encode_ordinary_batch_to_numpy(["a", b"b"])
+    with pytest.raises(TypeError, match="text"):
+        enc.encode_ordinary_batch_to_numpy("one str")
+
+
+def test_custom_pattern_and_missing_rank():
+    """fancy-regex splits, the flat batch merges; a missing rank is the typed error."""
+    from verified_bpe.engine.patterns import GPT2_PATTERN
+    from verified_bpe.engine.vocab import load_ranks
+
+    ranks = load_ranks("cl100k_base")
+    tok = Tokenizer.from_ranks(ranks, GPT2_PATTERN)
+    import tiktoken
+
+    oracle = tiktoken.Encoding(
+        name="gpt2ish", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens={}
+    )
+    ids, offsets = tok.encode_ordinary_batch_flat(TEXTS, 2)
+    got = split(np.frombuffer(ids, np.uint32), np.frombuffer(offsets, np.int64))
+    assert got == [oracle.encode_ordinary(t) for t in TEXTS]
+    small = Tokenizer.from_ranks({b"a": 0, b"b": 1, b"ab": 2}, r"\S+|\s+")
+    with pytest.raises(MissingRankError, match="abc"):
+        small.encode_ordinary_batch_flat(["abab"] * 20 + ["abc"] + ["ab"] * 20, 2)
+
+
+def test_without_numpy_names_the_install(monkeypatch):
+    enc = verified_bpe.get_encoding("cl100k_base")
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    with pytest.raises(MissingExtraError, match="pip install numpy"):
+        enc.encode_ordinary_batch_to_numpy(["a"])
+    assert enc.encode_ordinary_batch(["a"]) == [[64]]
