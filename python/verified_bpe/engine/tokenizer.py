@@ -43,7 +43,6 @@ from collections.abc import (
     MutableSequence,
     Sequence,
 )
-from array import array
 from dataclasses import dataclass
 from functools import cache, lru_cache, reduce
 from operator import iadd
