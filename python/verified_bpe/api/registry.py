@@ -20,6 +20,7 @@ import threading
 from collections.abc import Callable
 
 from ..engine.vocab import encoding_spec, load_ranks
+from ..errors import MalformedVocabError
 from .encoding import Encoding
 
 _lock = threading.RLock()
@@ -146,11 +147,43 @@ def get_encoding(encoding_name: str) -> Encoding:
         return encoding
 
 
+#: The published rank file of each registered encoding (its tables are loaded from it).
+RANK_FILES: dict[str, str] = {
+    "gpt2": "r50k_base",
+    "r50k_base": "r50k_base",
+    "p50k_base": "p50k_base",
+    "p50k_edit": "p50k_base",
+    "cl100k_base": "cl100k_base",
+    "o200k_base": "o200k_base",
+    "o200k_harmony": "o200k_base",
+}
+
+
+def ranks_sha256(encoding_name: str) -> str:
+    """The SHA-256 of the ``.tiktoken`` file of a registered encoding's rank table (the
+    published hash, which :func:`~verified_bpe.engine.vocab.load_ranks` checks on load)."""
+    return encoding_spec(RANK_FILES[encoding_name]).sha256
+
+
+def _registered(encoding_name: str, sha256: str) -> Encoding:
+    """Unpickle a registered encoding: the registry's object, once its rank table is the
+    one it was pickled with (:class:`~verified_bpe.errors.MalformedVocabError` otherwise,
+    e.g. a worker with another version of the package)."""
+    found = ranks_sha256(encoding_name)
+    if found != sha256:
+        raise MalformedVocabError(
+            f"{encoding_name} was pickled with rank table SHA-256 {sha256}; "
+            f"this install's is {found}"
+        )
+    return get_encoding(encoding_name)
+
+
 def _reduce_encoding(encoding: Encoding) -> tuple[object, ...]:
-    """Pickle a registered encoding by its name, as tiktoken does (unpickling returns the
-    registry's object), and any other by its tables (``Encoding.__getstate__``)."""
+    """Pickle a registered encoding by its name and its rank table's SHA-256 (about 150
+    bytes; unpickling returns the registry's object after checking the hash), and any other
+    by its tables (``Encoding.__getstate__``)."""
     if ENCODINGS.get(encoding.name) is encoding:
-        return get_encoding, (encoding.name,)
+        return _registered, (encoding.name, ranks_sha256(encoding.name))
     return copyreg.__newobj__, (type(encoding),), encoding.__getstate__()
 
 
