@@ -9,6 +9,8 @@ Subcommands::
                                 check the Lean proofs (python -m verified_bpe.toolchain verify)
     bench   [--encoding E] [--mb X] [--repeat N] [--spec] [--skip-rss] [--sections S]
                                 encoding throughput (bench/bench_encode.py, source checkout)
+    corpus  INPUT... --output DIR [--format F] [--engine E] ...
+                                files, folders, globs -> token shards (docs/corpus.md)
 
 ``--encoding`` takes every encoding :func:`verified_bpe.api.registry.list_encoding_names`
 lists (``cl100k_base``, ``o200k_base``, ``o200k_harmony``).
@@ -35,7 +37,13 @@ from typing import IO, Any, Protocol
 
 from .api.registry import ENCODING_CONSTRUCTORS, list_encoding_names
 from .engine import validate
-from .errors import BpeError, DisallowedSpecialTokenError, InvalidArgumentError, InvalidUtf8Error
+from .errors import (
+    BpeError,
+    DisallowedSpecialTokenError,
+    InvalidArgumentError,
+    InvalidUtf8Error,
+    MissingExtraError,
+)
 
 #: The encodings ``--encoding`` accepts: every registered one (tiktoken's names).
 ENCODINGS = tuple(list_encoding_names())
@@ -451,7 +459,64 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         metavar="LIST",
         help=f"comma-separated subset of {','.join(BENCH_SECTIONS)} (default: all)",
     )
+    _add_corpus_parser(sub)
     return parser
+
+
+def _add_corpus_parser(sub: Any) -> None:
+    """``corpus``: whole corpora to token shards (:mod:`verified_bpe.data.corpus`)."""
+    from .data.corpus import ENGINES as CORPUS_ENGINES
+    from .data.corpus import FORMATS as CORPUS_FORMATS
+
+    cor = sub.add_parser(
+        "corpus",
+        help="tokenize files, folders or globs into shards (parquet, megatron, nanogpt)",
+        description="Tokenize INPUT files (.txt: one document; .jsonl: one per line; "
+        ".parquet: one per row), folders or globs into shards in DIR with a manifest.json; "
+        "a rerun skips the shards already complete (docs/corpus.md).",
+    )
+    cor.add_argument("inputs", nargs="+", metavar="INPUT")
+    cor.add_argument("--encoding", "-e", choices=ENCODINGS, default="cl100k_base")
+    cor.add_argument("--output", "-o", required=True, metavar="DIR")
+    cor.add_argument("--format", choices=CORPUS_FORMATS, default="parquet")
+    cor.add_argument("--engine", choices=CORPUS_ENGINES, default="local")
+    cor.add_argument(
+        "--workers", type=_positive, default=None, metavar="N", help="default: every core"
+    )
+    cor.add_argument(
+        "--address", default=None, metavar="ADDR", help="a running Dask or Ray cluster"
+    )
+    cor.add_argument("--text-field", default="text", metavar="NAME", help="default: text")
+    cor.add_argument(
+        "--eot", action="store_true", help="append the EOT id to every document (nanogpt: always)"
+    )
+    cor.add_argument(
+        "--errors",
+        choices=("strict", "replace"),
+        default="strict",
+        help="invalid UTF-8 in an input: an error (strict) or U+FFFD (replace)",
+    )
+
+
+def cmd_corpus(args: argparse.Namespace) -> int:
+    from .data.corpus import run_corpus
+
+    if args.address and args.engine == "local":
+        raise CliError("--address needs --engine dask or --engine ray")
+    run_corpus(
+        args.inputs,
+        args.output,
+        encoding=args.encoding,
+        fmt=args.format,
+        engine=args.engine,
+        workers=args.workers,
+        address=args.address,
+        text_field=args.text_field,
+        eot=args.eot,
+        errors=args.errors,
+        command=" ".join([PROG, *sys.argv[1:]]),
+    )
+    return 0
 
 
 def _integer_at_least(minimum: int, what: str) -> Callable[[str], int]:
@@ -515,7 +580,7 @@ def main(
         return _dispatch(args, stdin, stdout)
     except BrokenPipeError:
         return 1
-    except (BpeError, CliError, OSError) as exc:
+    except (BpeError, CliError, OSError, MissingExtraError) as exc:
         return _fail(prog, _describe(exc))
     except ValueError as exc:  # bad input that is not a BpeError
         return _fail(prog, str(exc))
@@ -542,6 +607,8 @@ def _dispatch(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) -> 
         return cmd_train(args, stdin, stdout)
     if args.command == "verify":
         return cmd_verify(args)
+    if args.command == "corpus":
+        return cmd_corpus(args)
     return cmd_bench(args)
 
 
