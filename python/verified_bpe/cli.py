@@ -491,6 +491,13 @@ def _add_corpus_parser(sub: Any) -> None:
         "--eot", action="store_true", help="append the EOT id to every document (nanogpt: always)"
     )
     cor.add_argument(
+        "--shard-mb",
+        type=_positive_float,
+        default=64.0,
+        metavar="X",
+        help="input MB per shard (consecutive files; default: %(default)s)",
+    )
+    cor.add_argument(
         "--errors",
         choices=("strict", "replace"),
         default="strict",
@@ -515,6 +522,7 @@ def cmd_corpus(args: argparse.Namespace) -> int:
         eot=args.eot,
         errors=args.errors,
         command=" ".join([PROG, *sys.argv[1:]]),
+        shard_bytes=max(1, int(args.shard_mb * 1e6)),
     )
     return 0
 

@@ -46,7 +46,7 @@ FORMATS = ("parquet", "megatron", "nanogpt")
 ENGINES = ("local", "dask", "ray")
 SUFFIXES = (".txt", ".jsonl", ".parquet")
 #: Input bytes per shard (consecutive files are grouped up to this size).
-SHARD_BYTES = 64 << 20
+SHARD_BYTES = 64_000_000
 #: A test hook: when set to a path, the first shard task to run fails once (creating the
 #: file), so that the tests can see the engine retry it.
 FAIL_ONCE_ENV = "VERIFIED_BPE_CORPUS_FAIL_ONCE"
@@ -339,6 +339,9 @@ def build_shard(spec: ShardSpec) -> dict[str, Any]:
         "inputs": [_input_id(p) for p in spec.inputs],
         "documents": len(docs.sources),
         "tokens": int(offsets[-1]),
+        "dtype": "uint32"
+        if spec.format == "parquet"
+        else _ids_dtype(encoding.n_vocab, spec.format),
         "bytes": sum(os.stat(p).st_size for p in spec.inputs),
     }
 
@@ -509,6 +512,7 @@ def run_corpus(
         _write_atomic(manifest_path, text.encode("utf-8"))
 
     todo = [s for s in specs if s.number not in done]
+    save()  # an interrupted run leaves a manifest that says `complete: false`
     bar = Progress(len(todo), progress)
     if engine == "local":
         results = _run_local(todo)
