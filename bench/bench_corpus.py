@@ -66,20 +66,18 @@ def make_corpus(folder: Path, mb: float, files: int = 8) -> int:
     rng = random.Random(31)
     target = int(mb * 1_000_000)
     written = 0
-    handles = [open(folder / f"part-{k:02d}.jsonl", "w", encoding="utf-8") for k in range(files)]
-    try:
-        n = 0
-        while written < target:
-            source = code if n % 2 == 0 else prose
-            size = rng.randrange(2_000, 20_000)
-            start = rng.randrange(0, len(source) - size)
-            line = json.dumps({"text": source[start : start + size]}, ensure_ascii=False) + "\n"
-            handles[n % files].write(line)
-            written += len(line.encode("utf-8"))
-            n += 1
-    finally:
-        for h in handles:
-            h.close()
+    parts: list[list[str]] = [[] for _ in range(files)]
+    n = 0
+    while written < target:
+        source = code if n % 2 == 0 else prose
+        size = rng.randrange(2_000, 20_000)
+        start = rng.randrange(0, len(source) - size)
+        line = json.dumps({"text": source[start : start + size]}, ensure_ascii=False) + "\n"
+        parts[n % files].append(line)
+        written += len(line.encode("utf-8"))
+        n += 1
+    for k, lines in enumerate(parts):
+        (folder / f"part-{k:02d}.jsonl").write_text("".join(lines), encoding="utf-8")
     return sum(p.stat().st_size for p in folder.iterdir())
 
 
