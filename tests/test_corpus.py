@@ -245,3 +245,23 @@ def test_engines_give_the_local_bytes_and_retry(corpus, tmp_path, monkeypatch, e
     a.pop("manifest.json"), b.pop("manifest.json")
     assert a == b
     assert read_megatron(out) == oracle_ids(docs)
+
+
+def test_input_error_crosses_processes():
+    """A worker's input error reaches the driver whole (Dask and Ray pickle it)."""
+    import pickle
+
+    from verified_bpe.data.corpus import CorpusInputError
+
+    error = pickle.loads(pickle.dumps(CorpusInputError("a.jsonl:3", "no field 'text'")))
+    assert (str(error), error.where) == ("a.jsonl:3: no field 'text'", "a.jsonl:3")
+
+
+@CLUSTERS
+def test_dask_bad_input_is_one_line(tmp_path, capsys):
+    (tmp_path / "a.jsonl").write_text('{"text": "x"}\n{"txt": "y"}\n')
+    out = str(tmp_path / "out")
+    args = ["corpus", str(tmp_path), "-o", out, "--engine", "dask", "--workers", "1"]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a.jsonl:2: no field 'text'" in err, err

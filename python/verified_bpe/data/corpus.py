@@ -61,6 +61,11 @@ class CorpusInputError(BpeError):
     def __init__(self, where: str, why: str) -> None:
         super().__init__(f"{where}: {why}")
         self.where = where
+        self.why = why
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with both arguments (it crosses from a Dask or Ray worker)."""
+        return type(self), (self.where, self.why)
 
 
 @dataclass(frozen=True)
@@ -437,9 +442,9 @@ def _run_ray(specs: list[ShardSpec], workers: int, address: str | None) -> Itera
             try:
                 yield ray.get(done[0])
             except ray.exceptions.RayTaskError as exc:
-                cause = exc.as_instanceof_cause()
+                cause = getattr(exc, "cause", None)
                 if isinstance(cause, CorpusInputError):
-                    raise CorpusInputError(cause.where, str(cause).split(": ", 1)[-1]) from None
+                    raise CorpusInputError(cause.where, cause.why) from None
                 raise
     finally:
         ray.shutdown()
