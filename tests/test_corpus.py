@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import struct
+import sys
 from pathlib import Path
 
 import pytest
@@ -265,3 +266,13 @@ def test_dask_bad_input_is_one_line(tmp_path, capsys):
     assert main(args) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "a.jsonl:2: no field 'text'" in err, err
+
+
+@pytest.mark.parametrize("engine, module", [("dask", "distributed"), ("ray", "ray")])
+def test_missing_engine_names_the_install(tmp_path, capsys, monkeypatch, engine, module):
+    (tmp_path / "a.txt").write_text("x")
+    monkeypatch.setitem(sys.modules, module, None)
+    args = ["corpus", str(tmp_path / "a.txt"), "-o", str(tmp_path / "out"), "--engine", engine]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"pip install 'verified-bpe[{engine}]'" in err, err

@@ -409,7 +409,7 @@ def _run_local(specs: list[ShardSpec]) -> Iterator[dict[str, Any]]:
 def _run_dask(
     specs: list[ShardSpec], workers: int, address: str | None
 ) -> Iterator[dict[str, Any]]:
-    distributed = require("distributed", "'dask[dataframe]' distributed", "--engine dask")
+    distributed = require("distributed", "'verified-bpe[dask]'", "--engine dask")
     if address:
         client = distributed.Client(address)
         cluster = None
@@ -429,7 +429,7 @@ def _run_dask(
 
 
 def _run_ray(specs: list[ShardSpec], workers: int, address: str | None) -> Iterator[dict[str, Any]]:
-    ray = require("ray", "ray", "--engine ray")
+    ray = require("ray", "'verified-bpe[ray]'", "--engine ray")
     if address:
         ray.init(address=address, log_to_driver=False)
     else:

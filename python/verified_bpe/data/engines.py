@@ -20,7 +20,7 @@ from ..api.registry import get_encoding
 from ..errors import require
 from .arrow import encode_arrow, pyarrow
 
-DASK_INSTALL = "'dask[dataframe]' distributed"
+DASK_INSTALL = "'verified-bpe[dask]'"
 
 
 def encoding_of(encoding: str | Encoding) -> Encoding:
