@@ -276,3 +276,20 @@ def test_missing_engine_names_the_install(tmp_path, capsys, monkeypatch, engine,
     assert main(args) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"pip install 'verified-bpe[{engine}]'" in err, err
+
+
+def test_progress_only_on_a_terminal(corpus, tmp_path, capsys):
+    import io
+
+    root, docs = corpus
+    assert main(["corpus", root, "-o", str(tmp_path / "quiet")]) == 0
+    assert capsys.readouterr().err == ""
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    run_corpus([root], str(tmp_path / "shown"), shard_bytes=300, progress=screen)
+    last = screen.getvalue().rstrip("\n").split("\r")[-1]
+    assert f"documents {len(docs)}" in last and "MB/s" in last and "tokens" in last
