@@ -157,3 +157,26 @@ def test_without_numpy_names_the_install(monkeypatch):
     with pytest.raises(MissingExtraError, match="pip install numpy"):
         enc.encode_ordinary_batch_to_numpy(["a"])
     assert enc.encode_ordinary_batch(["a"]) == [[64]]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"allowed_special": {"<|foo|>"}},
+        {"allowed_special": {"<|foo|>"}, "disallowed_special": ()},
+        {"disallowed_special": {"ell"}},
+        {"allowed_special": "all", "disallowed_special": {"<|endoftext|>"}},
+        {"allowed_special": "all", "disallowed_special": ()},
+    ],
+)
+def test_same_outcome_as_encode_batch(kwargs):
+    """Every special-token argument gives encode_batch's ids or its exception."""
+    enc = verified_bpe.get_encoding("cl100k_base")
+    texts = ["x<|foo|>", "hello <|endoftext|>", "<|fim_suffix|>"]
+    try:
+        expected = enc.encode_batch(texts, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - compared below
+        with pytest.raises(type(exc), match="special token"):
+            enc.encode_batch_to_numpy(texts, **kwargs)
+    else:
+        assert split(*enc.encode_batch_to_numpy(texts, **kwargs)) == expected
