@@ -293,3 +293,32 @@ def test_progress_only_on_a_terminal(corpus, tmp_path, capsys):
     run_corpus([root], str(tmp_path / "shown"), shard_bytes=300, progress=screen)
     last = screen.getvalue().rstrip("\n").split("\r")[-1]
     assert f"documents {len(docs)}" in last and "MB/s" in last and "tokens" in last
+
+
+def test_dask_engine_on_an_in_process_cluster(corpus, tmp_path, monkeypatch):
+    """``--engine dask --address`` on a Dask ``LocalCluster`` of 2 in-process workers (about
+    2 s to start, cheap enough for CI when dask is installed): the local engine's bytes,
+    with a task made to fail once and retried."""
+    distributed = pytest.importorskip("distributed")
+    root, docs = corpus
+    local = str(tmp_path / "local")
+    run_corpus([root], local, fmt="megatron", shard_bytes=300)
+    monkeypatch.setenv(FAIL_ONCE_ENV, str(tmp_path / "failed-once"))
+    out = str(tmp_path / "dask")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        manifest = run_corpus(
+            [root],
+            out,
+            fmt="megatron",
+            engine="dask",
+            address=cluster.scheduler_address,
+            shard_bytes=300,
+        )
+    assert (tmp_path / "failed-once").exists()
+    assert manifest["complete"]
+    a, b = shard_bytes_of(local), shard_bytes_of(out)
+    a.pop("manifest.json"), b.pop("manifest.json")
+    assert a == b
+    assert read_megatron(out) == oracle_ids(docs)
