@@ -259,10 +259,11 @@ def test_input_error_crosses_processes():
 
 
 @CLUSTERS
-def test_dask_bad_input_is_one_line(tmp_path, capsys):
+@pytest.mark.parametrize("engine", ["dask", "ray"])
+def test_engine_bad_input_is_one_line(tmp_path, capsys, engine):
     (tmp_path / "a.jsonl").write_text('{"text": "x"}\n{"txt": "y"}\n')
     out = str(tmp_path / "out")
-    args = ["corpus", str(tmp_path), "-o", out, "--engine", "dask", "--workers", "1"]
+    args = ["corpus", str(tmp_path), "-o", out, "--engine", engine, "--workers", "1"]
     assert main(args) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "a.jsonl:2: no field 'text'" in err, err

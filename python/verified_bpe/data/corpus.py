@@ -430,10 +430,16 @@ def _run_dask(
 
 def _run_ray(specs: list[ShardSpec], workers: int, address: str | None) -> Iterator[dict[str, Any]]:
     ray = require("ray", "'verified-bpe[ray]'", "--engine ray")
+    import logging
+
+    # stderr stays ours (one line on an error): no Ray start-up logs, no workers' output, no
+    # report of a failed attempt that Ray retries
+    os.environ.setdefault("RAY_IGNORE_UNHANDLED_ERRORS", "1")
+    quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
     if address:
-        ray.init(address=address, log_to_driver=False)
+        ray.init(address=address, **quiet)
     else:
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        ray.init(num_cpus=workers, include_dashboard=False, **quiet)
     try:
         task = ray.remote(max_retries=2, retry_exceptions=True)(build_shard)
         pending = [task.remote(spec) for spec in specs]
