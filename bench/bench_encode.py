@@ -411,7 +411,7 @@ def batch(names: list[str], scale: float, repeat: int = 3) -> None:
     buffer) of the code and prose workloads cut in 64 texts, on 1 and 2 threads (runs
     alternate): wall seconds, best of ``repeat``; speed-up = 1 thread / 2 threads; serial
     part = the share of the 1-thread time that does not run in parallel, by Amdahl's law
-    from the 2-thread speed-up (2 / speed-up - 1)."""
+    from the 2-thread speed-up (2 / speed-up - 1, shown within 0-100%)."""
     size = max(1, int(scale * 1_000_000))
     text = cut(stdlib_text(size), size) + prose_text(size)
     step = len(text) // 64 + 1
@@ -449,7 +449,7 @@ def batch(names: list[str], scale: float, repeat: int = 3) -> None:
             # Amdahl on 2 threads: speed-up = 1 / (s + (1 - s) / 2), so s = 2 / speed-up - 1
             print(
                 f"| {name} | {label} | {walls[1]:.3f} | {walls[2]:.3f} "
-                f"| {speedup:.2f}× | {max(0.0, 2 / speedup - 1):.0%} |"
+                f"| {speedup:.2f}× | {min(1.0, max(0.0, 2 / speedup - 1)):.0%} |"
             )
 
 
