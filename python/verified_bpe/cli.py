@@ -9,6 +9,10 @@ Subcommands::
                                 check the Lean proofs (python -m verified_bpe.toolchain verify)
     bench   [--encoding E] [--mb X] [--repeat N] [--spec] [--skip-rss] [--sections S]
                                 encoding throughput (bench/bench_encode.py, source checkout)
+    count   [--encoding E] [--json] [FILE ...]
+                                token counts per file and in total (stdin without FILE)
+
+``--version`` prints the version and the engine that encodes (native or fast).
 
 ``--encoding`` takes every encoding :func:`verified_bpe.api.registry.list_encoding_names`
 lists (``cl100k_base``, ``o200k_base``, ``o200k_harmony``).
@@ -73,13 +77,15 @@ def read_input_text(text: str | None, file: str | None, stdin: IO[bytes]) -> str
         return argument_text(text)
     if file in (None, "-"):
         data = validate.read_bounded(stdin, MAX_INPUT_BYTES, "stdin")
+        what = "stdin"
     else:
         with open(file, "rb") as handle:  # type: ignore[arg-type]
             data = validate.read_bounded(handle, MAX_INPUT_BYTES, str(file))
+        what = f"the input file {file}"
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InvalidUtf8Error(data, f"input {exc.reason} at byte {exc.start}") from None
+        raise InvalidUtf8Error(data, f"{exc.reason} at byte {exc.start}", what) from None
 
 
 def argument_text(text: str) -> str:
@@ -94,7 +100,8 @@ def argument_text(text: str) -> str:
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise InvalidUtf8Error(data, f"argument {exc.reason} at byte {exc.start}") from None
+            reason = f"{exc.reason} at byte {exc.start}"
+            raise InvalidUtf8Error(data, reason, "the argument") from None
     return text
 
 
@@ -251,6 +258,43 @@ def cmd_train(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) -> 
     return 0
 
 
+def count_tokens(codec: Any, text: str) -> int:
+    """The number of ids ``encode_ordinary`` gives for ``text`` (special-token text counts
+    as ordinary text).  A :class:`~verified_bpe.engine.tokenizer.Tokenizer` whose pattern
+    allows it encodes the text in :func:`~verified_bpe.engine.tokenizer.text_blocks` (cuts
+    that change no piece) with ``encode_ordinary_batch``, a few blocks at a time: all cores,
+    and memory bounded by the blocks, not by the file's ids."""
+    from .engine.tokenizer import BLOCK_SAFE_PATTERNS, Tokenizer, text_blocks
+
+    if not isinstance(codec, Tokenizer) or codec.pattern not in BLOCK_SAFE_PATTERNS:
+        return len(encode_with(codec, text, None, ordinary=hasattr(codec, "encode_ordinary")))
+    threads = os.cpu_count() or 1
+    blocks = text_blocks(text)
+    total = 0
+    while group := [block for _, block in zip(range(4 * threads), blocks, strict=False)]:
+        total += sum(map(len, codec.encode_ordinary_batch(group, threads)))
+    return total
+
+
+def cmd_count(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) -> int:
+    """Token counts per file and in total (``wc``'s layout: ``COUNT NAME`` lines, a
+    ``total`` line for more than one file, the bare count for stdin alone)."""
+    codec = load_codec(args)
+    names = args.files or ["-"]
+    counts = [(name, count_tokens(codec, read_input_text(None, name, stdin))) for name in names]
+    total = sum(count for _, count in counts)
+    if args.json:
+        files = [{"file": name, "tokens": count} for name, count in counts]
+        out = json.dumps({"files": files, "total": total})
+    elif args.files:
+        lines = [f"{count} {name}" for name, count in counts]
+        out = "\n".join(lines + ([f"{total} total"] if len(counts) > 1 else []))
+    else:
+        out = str(total)
+    stdout.write(out.encode("utf-8") + b"\n")
+    return 0
+
+
 def verify_argv(args: argparse.Namespace) -> list[str]:
     """The ``python -m verified_bpe.toolchain`` arguments for ``verify``'s options."""
     argv = ["--jobs", str(args.jobs)]
@@ -262,8 +306,16 @@ def verify_argv(args: argparse.Namespace) -> list[str]:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from .toolchain.__main__ import is_checkout, repo_containing
     from .toolchain.__main__ import main as toolchain_main
 
+    if args.repo is None and repo_containing(Path.cwd()) is None:
+        raise CliError(
+            "verify checks the Lean proofs of a source checkout, and none contains the "
+            "current directory (no lakefile.lean and lean/): cd into one or pass --repo DIR"
+        )
+    if args.repo is not None and not is_checkout(Path(args.repo)):
+        raise CliError(f"--repo {args.repo}: not a source checkout (no lakefile.lean and lean/)")
     return int(toolchain_main(verify_argv(args)) or 0)
 
 
@@ -329,6 +381,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         description="A byte-level BPE tokenizer whose roundtrip decode(encode(s)) = s is "
         "proven in Lean 4 (cl100k_base / o200k_base, GGUF vocabularies, training).",
         epilog="Exit status: 0 ok, 1 error in the input (one line on stderr), 2 usage error.",
+    )
+    parser.add_argument(
+        "--version", action=_VersionAction, help="print the version and the engine, and exit"
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -451,7 +506,39 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         metavar="LIST",
         help=f"comma-separated subset of {','.join(BENCH_SECTIONS)} (default: all)",
     )
+    cnt = sub.add_parser(
+        "count",
+        help="token counts per file and in total",
+        description="Count the tokens of each FILE (default: stdin) and their total; "
+        "special-token text counts as ordinary text (encode_ordinary).",
+    )
+    cnt.add_argument("files", nargs="*", metavar="FILE", help="files to count ('-': stdin)")
+    _add_tokenizer_options(cnt)
+    cnt.add_argument("--json", action="store_true", help='print {"files": [...], "total": N}')
     return parser
+
+
+def version_line() -> str:
+    """``verified-bpe VERSION (engine: native|fast)``: the engine a default ``Encoding`` uses."""
+    from . import __version__
+    from .engine import native
+
+    engine = (
+        "native" if native.available() else "fast (pure Python: the native engine is not built)"
+    )
+    return f"{PROG} {__version__} (engine: {engine})"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: print :func:`version_line` on stdout and exit 0 (computed only then)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        kwargs.update(nargs=0, default=argparse.SUPPRESS)
+        super().__init__(option_strings, argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        print(version_line())
+        parser.exit()
 
 
 def _integer_at_least(minimum: int, what: str) -> Callable[[str], int]:
@@ -542,6 +629,8 @@ def _dispatch(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) -> 
         return cmd_train(args, stdin, stdout)
     if args.command == "verify":
         return cmd_verify(args)
+    if args.command == "count":
+        return cmd_count(args, stdin, stdout)
     return cmd_bench(args)
 
 

@@ -37,10 +37,14 @@ class NonAsciiError(BpeError):
 
 
 class InvalidUtf8Error(BpeError):
-    """Decoded bytes are not valid UTF-8 (Lean: ``String.fromUTF8?`` returns ``none``)."""
+    """Decoded bytes are not valid UTF-8 (Lean: ``String.fromUTF8?`` returns ``none``), or
+    an input named by ``what`` (a file, stdin) is not."""
 
-    def __init__(self, data: bytes, reason: str) -> None:
-        super().__init__(f"decoded bytes are not valid UTF-8: {reason}")
+    def __init__(self, data: bytes, reason: str, what: str | None = None) -> None:
+        if what is None:
+            super().__init__(f"decoded bytes are not valid UTF-8: {reason}")
+        else:
+            super().__init__(f"{what} is not valid UTF-8: {reason}")
         self.data = data
         self.reason = reason
 

@@ -406,6 +406,13 @@ class Encoding:
         return token in self._special_token_values
 
     @property
+    def engine(self) -> str:
+        """The engine that encodes (not in tiktoken): ``"native"`` (the Rust extension, the
+        default when the install built it) or ``"fast"`` (pure Python, the fallback); see
+        :mod:`verified_bpe.engine.tokenizer`."""
+        return self._tokenizer.engine
+
+    @property
     def n_vocab(self) -> int:
         """``max_token_value + 1`` (tiktoken's definition, gaps included)."""
         return self.max_token_value + 1
