@@ -46,7 +46,7 @@ ENCODINGS = tuple(list_encoding_names())
 #: The encodings ``bench/bench_encode.py`` times (the published vocabularies).
 BENCH_ENCODINGS = ("cl100k_base", "o200k_base")
 #: The sections of ``bench/bench_encode.py`` (its ``--sections``).
-BENCH_SECTIONS = ("table", "linear", "rss", "panic", "profile")
+BENCH_SECTIONS = ("table", "linear", "rss", "panic", "profile", "batch", "load")
 PROG = "verified-bpe"
 
 #: Most bytes read from stdin or ``--file`` (``/dev/zero`` or an endless pipe is refused
@@ -345,13 +345,36 @@ def bench_argv(args: argparse.Namespace) -> list[str]:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    """Run ``bench/bench_encode.py`` on the package this command runs from (the installed
+    one, with its native engine when it was built; not the checkout's ``python/``)."""
+    import importlib.util
+
     script = find_bench_script()
     if script is None:
-        raise CliError("bench/bench_encode.py not found (run from a source checkout)")
+        raise CliError(
+            "bench runs bench/bench_encode.py of a source checkout, and none contains the "
+            "current directory: cd into one"
+        )
+    if importlib.util.find_spec("tiktoken") is None:
+        raise CliError(
+            "bench times tiktoken and checks every id against it, and tiktoken is not "
+            "installed: pip install tiktoken"
+        )
+    return subprocess.call([sys.executable, str(script), *bench_argv(args)], env=bench_env())
+
+
+def bench_env() -> dict[str, str]:
+    """The environment for the benchmark: this package's folder first on ``PYTHONPATH``,
+    unless it is a site directory, which the child finds by itself (putting one before the
+    standard library could shadow it)."""
+    import site
+
     env = dict(os.environ)
-    python_dir = str(script.parent.parent / "python")
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [python_dir, env.get("PYTHONPATH")]))
-    return subprocess.call([sys.executable, str(script), *bench_argv(args)], env=env)
+    parent = Path(__file__).resolve().parent.parent
+    sites = {Path(p).resolve() for p in [*site.getsitepackages(), site.getusersitepackages()]}
+    if parent not in sites:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(parent), env.get("PYTHONPATH")]))
+    return env
 
 
 # ---------------------------------------------------------------------------- parser
