@@ -161,7 +161,7 @@ def test_readme_shell_lines(scratch):
     assert proc.returncode == 0, proc.stderr
     errors = [x for x in proc.stderr.splitlines() if not x.startswith(">>> ")]
     assert not errors, proc.stderr
-    assert len(ran) >= 6
+    assert len(ran) >= 6 + (0 if skip_testdata else len(NEEDS_TESTDATA))
     assert (work / "out" / "tok.model").is_file()  # the train line wrote its model
     assert "héllo" in proc.stdout  # encode | decode gave the text back
 
