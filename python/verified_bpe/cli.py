@@ -279,9 +279,12 @@ def count_tokens(codec: Any, text: str) -> int:
 def cmd_count(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) -> int:
     """Token counts per file and in total (``wc``'s layout: ``COUNT NAME`` lines, a
     ``total`` line for more than one file, the bare count for stdin alone)."""
-    codec = load_codec(args)
-    names = args.files or ["-"]
-    counts = [(name, count_tokens(codec, read_input_text(None, name, stdin))) for name in names]
+    codec = None
+    counts: list[tuple[str, int]] = []
+    for name in args.files or ["-"]:
+        text = read_input_text(None, name, stdin)  # before the vocabulary: errors come fast
+        codec = codec or load_codec(args)
+        counts.append((name, count_tokens(codec, text)))
     total = sum(count for _, count in counts)
     if args.json:
         files = [{"file": name, "tokens": count} for name, count in counts]
