@@ -283,7 +283,8 @@ def cmd_count(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) -> 
     counts: list[tuple[str, int]] = []
     for name in args.files or ["-"]:
         text = read_input_text(None, name, stdin)  # before the vocabulary: errors come fast
-        codec = codec or load_codec(args)
+        if codec is None:
+            codec = load_codec(args)
         counts.append((name, count_tokens(codec, text)))
     total = sum(count for _, count in counts)
     if args.json:
