@@ -34,8 +34,10 @@ from verified_bpe.spec.regex.ascii import ascii_classes
 from verified_bpe.spec.regex.match import find_iter_spans, match_at
 from verified_bpe.spec.regex.print import to_regex
 from verified_bpe.spec.regex.syntax import (
+    Alt,
     Char,
     Cls,
+    Empty,
     Group,
     ItemChar,
     ItemRange,
@@ -121,3 +123,16 @@ def test_class_set_operators_not_escaped(binary: Path) -> None:
     found = [answers[0].spans for _, answers in fancy_diff.run_fancy(binary, jobs)]
     assert found == [[], [(0, 1)], [], [(0, 1), (1, 2)]]
     assert no_set_operators((tilde, tilde, ItemChar(ord("&")))) == (tilde, ItemChar(ord("&")))
+
+
+def test_difference_empty_iteration(binary: Path) -> None:
+    """Intended difference 3 of ``tests/test_spec_regex.py``, against fancy-regex too: in an
+    unbounded repeat an iteration that consumes nothing fails in the semantics, so
+    ``(?:|a)*`` on ``aa`` goes on to ``a`` and matches ``aa``; fancy-regex takes the empty
+    alternative and matches nothing.  No pattern of the project has a body that matches empty
+    in an unbounded repeat; the generator makes none."""
+    r = Rep(Group(Alt(Empty(), Char(ord("a")))), 0, None, False)
+    assert to_regex(r) == "(?:|a)*"
+    [(err, [ans])] = fancy_diff.run_fancy(binary, [(to_regex(r), ["aa"])])
+    assert err is None and ans.spans == [(0, 0), (1, 1), (2, 2)]
+    assert find_iter_spans(CLASSES, r, [ord("a"), ord("a")]) == [(0, 2)]

@@ -1,21 +1,23 @@
 r"""Where tiktoken fails and the model returns ids (issue 33, item 6).
 
 tiktoken 0.14.0 runs its pattern with fancy-regex 0.19.0, whose backtracking stack holds at
-most 1,000,000 entries; ``\s+(?!\S)`` pushes one per white-space character.  So a run of
-999,999 or more white-space characters (spaces, tabs, U+00A0, … but no ``\r``/``\n``, which
-``\s*[\r\n]+`` takes first) that ``\s+(?!\S)`` has to match fails:
+most 1,000,000 entries; ``\s+(?!\S)`` pushes one per white-space character.  So 999,999 or
+more consecutive white-space characters other than ``\r`` and ``\n`` fail:
 
-* cl100k_base: such a run followed by a character that is not white space (a run at the end
-  of the text is ``\s++$``'s, which does not backtrack);
-* o200k_base: such a run anywhere (o200k_base has no ``\s++$``);
-* ``encode_ordinary`` panics (``pyo3_runtime.PanicException: called `Result::unwrap()` on an
-  `Err` value: RuntimeError(StackOverflow)``); ``encode`` raises ``ValueError: Regex error
-  while tokenizing: Error executing regex: Max stack size exceeded for backtracking``.
+* followed by a character that is not white space (both encodings);
+* at the end of the text (o200k_base only; cl100k_base's ``\s++$`` takes a final run without
+  backtracking).
 
-A run of 999,998 passes (checked for cl100k_base).  verified_bpe returns ids there, and they are the ids of
-``tiktokenEncodeOrdinary`` (``lean/Bpe/Regex/Tiktoken.lean``): tiktoken's own per-piece
-encoder (``_encode_single_piece``: the piece's rank, else ``byte_pair_encode``) on the pieces of
-``find_iter``, here those of the ``regex`` module (no stack limit) with tiktoken's pattern.
+Followed by ``\r``/``\n`` they are ``\s*[\r\n]+``'s and pass; a run of 999,998 passes
+(checked here for cl100k_base).  ``encode_ordinary`` panics (``pyo3_runtime.PanicException:
+called `Result::unwrap()` on an `Err` value: RuntimeError(StackOverflow)``); ``encode`` raises
+``ValueError: Regex error while tokenizing: Error executing regex: Max stack size exceeded for
+backtracking``.
+
+verified_bpe returns ids there, and they are the ids of ``tiktokenEncodeOrdinary``
+(``lean/Bpe/Regex/Tiktoken.lean``): tiktoken's own per-piece encoder (``_encode_single_piece``:
+the piece's rank, else ``byte_pair_encode``) on the pieces of ``find_iter``, here those of the
+``regex`` module (no stack limit) with tiktoken's pattern.  docs/regex.md, "What stays trusted".
 """
 
 from __future__ import annotations
