@@ -30,6 +30,10 @@ from .api.registry import (
 )
 from .errors import DisallowedSpecialTokenError
 
+# tiktoken's ``__init__`` binds its submodules (``tiktoken.model.MODEL_TO_ENCODING`` right
+# after ``import tiktoken``, as ttok reads it); so does this package, as tiktoken's names
+from . import core, load, model, registry  # noqa: E402, F401  (via _moved)
+
 __version__ = "0.1.0"
 
 __all__ = [

@@ -204,7 +204,7 @@ class Encoding:
         gives the same exception): resolve ``"all"``, refuse text matching a disallowed
         token, then what the core checks: the text (lone surrogates: ``UnicodeEncodeError``
         unless ``replace_surrogates``, as in tiktoken's ``encode``), then ``allowed_special``
-        (a ``set`` or ``frozenset``, else ``TypeError``)."""
+        (a ``set`` or ``frozenset`` of ``str``, else ``TypeError``)."""
         if allowed_special == "all":
             allowed_special = self.special_tokens_set
         if disallowed_special == "all":
@@ -223,6 +223,13 @@ class Encoding:
                 f"allowed_special must be 'all', a set or a frozenset, "
                 f"not {type(allowed_special).__name__!r}"
             )
+        for name in allowed_special:  # tiktoken's core reads a set of str: TypeError
+            if not isinstance(name, str):
+                raise InvalidTypeError(
+                    "allowed_special",
+                    f"special tokens are named by their text (str), not {type(name).__name__} "
+                    f"({name!r})",
+                )
         return frozenset(allowed_special)
 
     def _encode_checked(

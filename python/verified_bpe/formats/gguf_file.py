@@ -22,7 +22,8 @@ import os
 import struct
 import sys
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,6 +69,17 @@ class GgufValue:
         return name if self.element is None else f"{name}/{TYPE_NAMES[self.element]}"
 
 
+#: Deepest nesting of arrays accepted (an array of arrays is depth 2; llama.cpp's own reader
+#: accepts no nesting at all): deeper is a corrupt or hostile file, refused with a typed error
+#: instead of a ``RecursionError``.
+MAX_DEPTH = 8
+
+#: Fewest bytes a key-value pair takes: an empty key (8), its type (4), a 1-byte value.
+_MIN_PAIR = 13
+#: Bytes of an empty string (its length) and of an empty array (element type and count).
+_EMPTY_STRING, _EMPTY_ARRAY = 8, 12
+
+
 class _Cursor:
     """Bounds-checked little-endian reads from a buffer."""
 
@@ -101,17 +113,44 @@ class _Cursor:
         except UnicodeDecodeError as exc:
             raise MalformedGgufError(f"{what} is not valid UTF-8: {exc}") from None
 
-    def strings(self, count: int, what: str) -> list[str]:
+    def check_count(self, count: int, width: int, what: str) -> None:
+        """Refuse ``count`` elements of at least ``width`` bytes each that the bytes left
+        cannot hold, before anything is read or allocated."""
+        if count * width > self.size - self.pos:
+            raise MalformedGgufError(
+                f"truncated file: {what} claims {count} elements of at least {width} bytes, "
+                f"{self.size - self.pos} bytes are left"
+            )
+
+    def zero_run(self, limit: int) -> int:
+        """How many zero bytes start at the cursor (at most ``limit``), found by C-level
+        scans of doubling chunks: a run of empty strings or empty arrays (a sparse file's
+        hole) is skipped in one step, not element by element."""
+        run, chunk = 0, 64
+        while run < limit:
+            piece = self.data[self.pos + run : self.pos + min(limit, run + chunk)]
+            stripped = piece.lstrip(b"\0")
+            run += len(piece) - len(stripped)
+            if stripped or not piece:
+                break
+            chunk = min(2 * chunk, 1 << 20)
+        return run
+
+    def strings(self, count: int, what: str, nonempty: bool = False) -> list[str]:
         """``count`` strings, read in one loop (the hot path for token and merge lists):
         the slices first (a short slice at the end of the data shows as ``pos > size``),
-        then one ``map`` of ``bytes.decode``."""
+        then one ``map`` of ``bytes.decode``.  With ``nonempty``, the first empty string
+        stops the loop (a sparse file's hole is refused at its first element)."""
+        self.check_count(count, _EMPTY_STRING, what)
         data, size, pos = self.data, self.size, self.pos
         unpack = struct.Struct("<Q").unpack_from
         raw: list[bytes] = []
         append = raw.append
         try:
-            for _ in range(count):
+            for index in range(count):
                 (n,) = unpack(data, pos)
+                if not n and nonempty:
+                    raise MalformedGgufError(f"{what}[{index}] is empty")
                 pos += 8
                 append(data[pos : pos + n])
                 pos += n
@@ -144,7 +183,9 @@ class _Cursor:
             values.byteswap()
         return values.tolist()
 
-    def value(self, kind: int, what: str) -> GgufValue:
+    def value(self, kind: int, what: str, depth: int = 1) -> GgufValue:
+        """The value of type ``kind`` at the cursor (an array at nesting ``depth``; arrays
+        nested at most :data:`MAX_DEPTH` deep)."""
         if kind == STRING:
             return GgufValue(STRING, self.string(what))
         if kind in _FORMATS:
@@ -154,15 +195,61 @@ class _Cursor:
         element = self.fixed(UINT32, what)
         count = self.fixed(UINT64, what)
         if element == STRING:
-            if count * 8 > self.size - self.pos:
-                raise MalformedGgufError(f"truncated file: {what} claims {count} strings")
             return GgufValue(ARRAY, self.strings(count, what), STRING)
         if element in _FORMATS:
             return GgufValue(ARRAY, self.numbers(element, count, what), element)
         if element == ARRAY:
-            items = [self.value(ARRAY, f"{what}[{i}]").value for i in range(count)]
+            _check_depth(depth + 1, what)
+            self.check_count(count, _EMPTY_ARRAY, what)
+            items = [self.value(ARRAY, f"{what}[{i}]", depth + 1).value for i in range(count)]
             return GgufValue(ARRAY, items, ARRAY)
         raise MalformedGgufError(f"{what}: unknown array element type {element}")
+
+    def skip(self, kind: int, what: str) -> None:
+        """Step over a value of type ``kind`` without building it: bounds and types checked,
+        nothing allocated per element (runs of empty strings or arrays in one step)."""
+        if kind == STRING:
+            self.need(self.fixed(UINT64, what), what)
+        elif kind in _FORMATS:
+            self.need(struct.calcsize(_FORMATS[kind]), what)
+        elif kind == ARRAY:
+            self.skip_elements(self.fixed(UINT32, what), self.fixed(UINT64, what), what, 1)
+        else:
+            raise MalformedGgufError(f"{what}: unknown value type {kind}")
+
+    def skip_elements(self, element: int, count: int, what: str, depth: int) -> None:
+        """Step over ``count`` array elements of type ``element`` (the array at ``depth``)."""
+        if element in _FORMATS:
+            self.need(struct.calcsize(_FORMATS[element]) * count, what)
+            return
+        if element not in (STRING, ARRAY):
+            raise MalformedGgufError(f"{what}: unknown array element type {element}")
+        if element == ARRAY:
+            _check_depth(depth + 1, what)
+        width = _EMPTY_STRING if element == STRING else _EMPTY_ARRAY
+        self.check_count(count, width, what)
+        done = 0
+        while done < count:
+            empties = self.zero_run(width * (count - done)) // width
+            if empties:
+                self.pos += width * empties
+                done += empties
+                continue
+            if element == STRING:
+                self.need(self.fixed(UINT64, what), f"{what}[{done}]")
+            else:
+                inner = f"{what}[{done}]"
+                self.skip_elements(
+                    self.fixed(UINT32, inner), self.fixed(UINT64, inner), inner, depth + 1
+                )
+            done += 1
+
+
+def _check_depth(depth: int, what: str) -> None:
+    if depth > MAX_DEPTH:
+        raise MalformedGgufError(
+            f"{what}: arrays nested more than {MAX_DEPTH} deep are not supported"
+        )
 
 
 def _is_utf8(data: bytes) -> bool:
@@ -173,64 +260,215 @@ def _is_utf8(data: bytes) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class _Entry:
+    """Where a key's value is: its type, for an array the element type and count, and the
+    offset of the value (after the type field)."""
+
+    type: int
+    element: int | None
+    count: int | None
+    offset: int
+
+    @property
+    def type_name(self) -> str:
+        name = TYPE_NAMES[self.type]
+        return name if self.element is None else f"{name}/{_type_name(self.element)}"
+
+
+def _type_name(kind: int) -> str:
+    return TYPE_NAMES[kind] if 0 <= kind < len(TYPE_NAMES) else f"type {kind}"
+
+
+class GgufMetadata:
+    """The key-value section of a GGUF file held in ``data``, indexed in one pass that
+    steps over every value without building it (bounded nesting, counts checked against
+    the bytes left, runs of empty elements skipped at once: time linear in the section,
+    nothing allocated per element).  Values are then read one key at a time, each checked
+    against the type its key needs *before* it is read (:meth:`string`, :meth:`integer`,
+    :meth:`boolean`, :meth:`strings`, :meth:`integers`, :meth:`numbers`), or as they are
+    (:meth:`value`).  Every problem: :class:`~verified_bpe.errors.MalformedGgufError`."""
+
+    def __init__(self, data: bytes | mmap.mmap | memoryview) -> None:
+        if isinstance(data, memoryview):
+            data = data.tobytes()  # slices must be bytes (they are decoded)
+        self._data = data
+        cur = _Cursor(data)
+        start = cur.need(4, "the magic")
+        magic = bytes(data[start : start + 4])
+        if magic != MAGIC:
+            raise MalformedGgufError(f"not a GGUF file: magic {magic!r}, expected {MAGIC!r}")
+        version = cur.fixed(UINT32, "the version")
+        if version not in (2, 3):
+            hint = " (a big-endian file?)" if version > 0xFFFF else ""
+            raise MalformedGgufError(f"GGUF version {version} is not supported (2 or 3){hint}")
+        cur.fixed(UINT64, "the tensor count")
+        n_keys = cur.fixed(UINT64, "the key count")
+        if n_keys * _MIN_PAIR > cur.size - cur.pos:
+            raise MalformedGgufError(f"key count {n_keys} is not plausible")
+        self._entries: dict[str, _Entry] = {}
+        for index in range(n_keys):
+            key = cur.string(f"key {index}")
+            kind = cur.fixed(UINT32, f"the type of {key!r}")
+            if key in self._entries:
+                raise MalformedGgufError(f"key {key!r} appears twice")
+            offset = cur.pos
+            element = count = None
+            if kind == ARRAY:
+                element = cur.fixed(UINT32, repr(key))
+                count = cur.fixed(UINT64, repr(key))
+                cur.skip_elements(element, count, repr(key), 1)
+            else:
+                cur.skip(kind, repr(key))
+            self._entries[key] = _Entry(kind, element, count, offset)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._entries
+
+    def keys(self) -> list[str]:
+        """The keys, in file order."""
+        return list(self._entries)
+
+    def type_name(self, key: str) -> str:
+        """``"uint32"``, ``"string"``, ``"array/string"``..."""
+        return self._entries[key].type_name
+
+    def value(self, key: str) -> GgufValue:
+        """The value of ``key`` as it is in the file (``KeyError`` if absent)."""
+        entry = self._entries[key]
+        return _Cursor(self._data, entry.offset).value(entry.type, repr(key))
+
+    # ------------------------------------------------------------------ typed reads
+    def _entry(self, key: str, required: bool) -> _Entry | None:
+        entry = self._entries.get(key)
+        if entry is None and required:
+            raise MalformedGgufError(f"missing key {key!r}")
+        return entry
+
+    def _wrong(self, key: str, entry: _Entry, needed: str) -> MalformedGgufError:
+        return MalformedGgufError(f"{key!r} must be {needed}, not {entry.type_name}")
+
+    def string(self, key: str, required: bool = False) -> str | None:
+        """A ``string`` value (``None`` if absent and not ``required``)."""
+        entry = self._entry(key, required)
+        if entry is None:
+            return None
+        if entry.type != STRING:
+            raise self._wrong(key, entry, "a string")
+        return _Cursor(self._data, entry.offset).string(repr(key))
+
+    def integer(self, key: str) -> int | None:
+        """An integer value of any width (``None`` if absent)."""
+        entry = self._entry(key, False)
+        if entry is None:
+            return None
+        if entry.type not in INTEGER_TYPES:
+            raise self._wrong(key, entry, "an integer")
+        return int(_Cursor(self._data, entry.offset).fixed(entry.type, repr(key)))
+
+    def boolean(self, key: str) -> bool | None:
+        """A ``bool`` value (``None`` if absent): a string ``"false"`` or a number is
+        refused, as llama.cpp refuses it."""
+        entry = self._entry(key, False)
+        if entry is None:
+            return None
+        if entry.type != BOOL:
+            raise self._wrong(key, entry, "a bool")
+        return bool(_Cursor(self._data, entry.offset).fixed(BOOL, repr(key)))
+
+    def _array(
+        self, key: str, required: bool, elements: frozenset[int], needed: str, per_token: int | None
+    ) -> tuple[_Entry, _Cursor] | None:
+        """The entry of an array whose elements have one of the types ``elements`` and, with
+        ``per_token``, exactly that many of them; a cursor at its first element."""
+        entry = self._entry(key, required)
+        if entry is None:
+            return None
+        if entry.type != ARRAY:
+            raise self._wrong(key, entry, "an array")
+        assert entry.count is not None
+        if entry.count and entry.element not in elements:
+            raise self._wrong(key, entry, f"an array of {needed}")
+        if per_token is not None and entry.count != per_token:
+            raise MalformedGgufError(f"{key!r} has {entry.count} entries for {per_token} tokens")
+        return entry, _Cursor(self._data, entry.offset + _EMPTY_ARRAY)
+
+    def strings(
+        self,
+        key: str,
+        required: bool = False,
+        nonempty: bool = False,
+        per_token: int | None = None,
+    ) -> list[str] | None:
+        """An array of strings (``None`` if absent and not ``required``); with ``nonempty``
+        an empty element is refused where it is met."""
+        found = self._array(key, required, frozenset({STRING}), "strings", per_token)
+        if found is None:
+            return None
+        entry, cur = found
+        assert entry.count is not None
+        return cur.strings(entry.count, repr(key), nonempty) if entry.count else []
+
+    def integers(self, key: str, per_token: int | None = None) -> list[int] | None:
+        """An array of integers of any width (``None`` if absent)."""
+        found = self._array(key, False, INTEGER_TYPES, "integers", per_token)
+        return None if found is None else self._numbers(key, *found)
+
+    def numbers(
+        self, key: str, required: bool = False, per_token: int | None = None
+    ) -> list[float] | None:
+        """An array of integers or floats (not ``bool``; ``None`` if absent and not
+        ``required``)."""
+        found = self._array(key, required, NUMBER_TYPES, "numbers", per_token)
+        return None if found is None else self._numbers(key, *found)
+
+    def _numbers(self, key: str, entry: _Entry, cur: _Cursor) -> list[Any]:
+        if not entry.count:
+            return []
+        assert entry.element is not None
+        return cur.numbers(entry.element, entry.count, repr(key))
+
+
+NUMBER_TYPES = INTEGER_TYPES | {FLOAT32, FLOAT64}
+
+
 def parse_metadata(
     data: bytes | mmap.mmap | memoryview, keep: Iterable[str] | None = None
 ) -> dict[str, GgufValue]:
     """The metadata of the GGUF file held in ``data``: ``{key: value}``; with ``keep``, only
-    those keys (the others are still parsed, to find where the next key starts: a string
-    array must be walked anyway)."""
-    wanted = None if keep is None else frozenset(keep)
-    if isinstance(data, memoryview):
-        data = data.tobytes()  # slices must be bytes (they are decoded)
-    cur = _Cursor(data)
-    start = cur.need(4, "the magic")
-    magic = bytes(data[start : start + 4])
-    if magic != MAGIC:
-        raise MalformedGgufError(f"not a GGUF file: magic {magic!r}, expected {MAGIC!r}")
-    version = cur.fixed(UINT32, "the version")
-    if version not in (2, 3):
-        hint = " (a big-endian file?)" if version > 0xFFFF else ""
-        raise MalformedGgufError(f"GGUF version {version} is not supported (2 or 3){hint}")
-    cur.fixed(UINT64, "the tensor count")
-    n_keys = cur.fixed(UINT64, "the key count")
-    if n_keys > cur.size:
-        raise MalformedGgufError(f"key count {n_keys} is not plausible")
-    out: dict[str, GgufValue] = {}
-    for index in range(n_keys):
-        key = cur.string(f"key {index}")
-        kind = cur.fixed(UINT32, f"the type of {key!r}")
-        if wanted is not None and key not in wanted and kind != ARRAY:
-            _skip(cur, kind, key)
-            continue
-        value = cur.value(kind, repr(key))
-        if wanted is None or key in wanted:
-            if key in out:
-                raise MalformedGgufError(f"key {key!r} appears twice")
-            out[key] = value
-    return out
+    those keys (the others are stepped over without being built)."""
+    meta = GgufMetadata(data)
+    wanted = meta.keys() if keep is None else [key for key in keep if key in meta]
+    return {key: meta.value(key) for key in wanted}
 
 
-def _skip(cur: _Cursor, kind: int, key: str) -> None:
-    if kind == STRING:
-        n = cur.fixed(UINT64, repr(key))
-        cur.need(n, repr(key))
-    elif kind in _FORMATS:
-        cur.need(struct.calcsize(_FORMATS[kind]), repr(key))
-    else:
-        raise MalformedGgufError(f"{key!r}: unknown value type {kind}")
-
-
-def read_metadata(
-    path: str | os.PathLike[str], keep: Iterable[str] | None = None
-) -> dict[str, GgufValue]:
-    """:func:`parse_metadata` of the file at ``path`` (memory-mapped: the tensor data is
-    never read).  ``OSError`` if it cannot be opened; an empty file is malformed."""
+@contextmanager
+def open_metadata(path: str | os.PathLike[str]) -> Iterator[GgufMetadata]:
+    """The :class:`GgufMetadata` of the file at ``path``, memory-mapped for the block (the
+    tensor data is never read).  ``OSError`` if it cannot be opened; an empty file is
+    malformed."""
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
         if size == 0:
             raise MalformedGgufError("not a GGUF file: it is empty")
         with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-            return parse_metadata(mapped, keep)
+            yield GgufMetadata(mapped)
 
 
-__all__ = ["GgufValue", "parse_metadata", "read_metadata"]
+def read_metadata(
+    path: str | os.PathLike[str], keep: Iterable[str] | None = None
+) -> dict[str, GgufValue]:
+    """:func:`parse_metadata` of the file at ``path`` (:func:`open_metadata`)."""
+    with open_metadata(path) as meta:
+        wanted = meta.keys() if keep is None else [key for key in keep if key in meta]
+        return {key: meta.value(key) for key in wanted}
+
+
+__all__ = [
+    "MAX_DEPTH",
+    "GgufMetadata",
+    "GgufValue",
+    "open_metadata",
+    "parse_metadata",
+    "read_metadata",
+]
