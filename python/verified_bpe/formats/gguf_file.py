@@ -78,15 +78,19 @@ MAX_DEPTH = 8
 _MIN_PAIR = 13
 #: Bytes of an empty string (its length) and of an empty array (element type and count).
 _EMPTY_STRING, _EMPTY_ARRAY = 8, 12
+_U64, _ARRAY_HEAD = struct.Struct("<Q"), struct.Struct("<IQ")
 
 
 class _Cursor:
     """Bounds-checked little-endian reads from a buffer."""
 
-    def __init__(self, data: bytes | mmap.mmap | memoryview, offset: int = 0) -> None:
+    def __init__(
+        self, data: bytes | mmap.mmap | memoryview, offset: int = 0, fd: int | None = None
+    ) -> None:
         self.data = data
         self.size = len(data)
         self.pos = offset
+        self.fd = fd  # the mapped file's descriptor, to find its holes
 
     def need(self, n: int, what: str) -> int:
         start = self.pos
@@ -123,34 +127,44 @@ class _Cursor:
             )
 
     def zero_run(self, limit: int) -> int:
-        """How many zero bytes start at the cursor (at most ``limit``), found by C-level
-        scans of doubling chunks: a run of empty strings or empty arrays (a sparse file's
-        hole) is skipped in one step, not element by element."""
-        run, chunk = 0, 64
-        while run < limit:
-            piece = self.data[self.pos + run : self.pos + min(limit, run + chunk)]
+        """How many zero bytes start at the cursor (at most ``limit``): a run of empty
+        strings or empty arrays is skipped in one step, not element by element.  A sparse
+        file's holes are found by ``lseek(SEEK_DATA/SEEK_HOLE)`` without reading them (a
+        hole read through the map costs a page fault per page); data is scanned by C-level
+        ``lstrip`` over doubling chunks."""
+        end = self.pos + limit
+        at = self.pos
+        chunk = 64
+        while at < end:
+            data_at, hole_at = _extent(self.fd, at, self.size)
+            if data_at > at:  # a hole: zeros without reading
+                at = min(end, data_at)
+                continue
+            stop = min(end, hole_at, at + chunk)
+            piece = self.data[at:stop]
             stripped = piece.lstrip(b"\0")
-            run += len(piece) - len(stripped)
+            at += len(piece) - len(stripped)
             if stripped or not piece:
                 break
             chunk = min(2 * chunk, 1 << 20)
-        return run
+        return at - self.pos
 
-    def strings(self, count: int, what: str, nonempty: bool = False) -> list[str]:
-        """``count`` strings, read in one loop (the hot path for token and merge lists):
-        the slices first (a short slice at the end of the data shows as ``pos > size``),
-        then one ``map`` of ``bytes.decode``.  With ``nonempty``, the first empty string
-        stops the loop (a sparse file's hole is refused at its first element)."""
+    def raw_strings(self, count: int, what: str, stop_at_empty: bool = False) -> list[bytes]:
+        """The bytes of ``count`` strings, read in one loop (the hot path for token and
+        merge lists; a short slice at the end of the data shows as ``pos > size``).  With
+        ``stop_at_empty`` the loop stops at the first empty string (the list is then
+        shorter than ``count`` and the cursor at that string): a sparse file's hole is not
+        read element by element."""
         self.check_count(count, _EMPTY_STRING, what)
         data, size, pos = self.data, self.size, self.pos
-        unpack = struct.Struct("<Q").unpack_from
+        unpack = _U64.unpack_from
         raw: list[bytes] = []
         append = raw.append
         try:
-            for index in range(count):
+            for _ in range(count):
                 (n,) = unpack(data, pos)
-                if not n and nonempty:
-                    raise MalformedGgufError(f"{what}[{index}] is empty")
+                if not n and stop_at_empty:
+                    break
                 pos += 8
                 append(data[pos : pos + n])
                 pos += n
@@ -162,13 +176,16 @@ class _Cursor:
                 f"truncated file: {what}[{max(index, 0)}] runs past the end of the file "
                 f"({size} bytes)"
             )
-        try:
-            out = list(map(bytes.decode, raw))
-        except UnicodeDecodeError as exc:
-            bad = next(i for i, b in enumerate(raw) if not _is_utf8(b))
-            raise MalformedGgufError(f"{what}[{bad}] is not valid UTF-8: {exc}") from None
         self.pos = pos
-        return out
+        return raw
+
+    def strings(self, count: int, what: str, nonempty: bool = False) -> list[str]:
+        """``count`` strings (:meth:`raw_strings`, then :func:`_decode`); with ``nonempty``
+        the first empty one is refused where it is met."""
+        raw = self.raw_strings(count, what, stop_at_empty=nonempty)
+        if len(raw) < count:
+            raise MalformedGgufError(f"{what}[{len(raw)}] is empty")
+        return _decode(raw, what)
 
     def numbers(self, kind: int, count: int, what: str) -> list[Any]:
         fmt = _FORMATS[kind]
@@ -228,21 +245,47 @@ class _Cursor:
             _check_depth(depth + 1, what)
         width = _EMPTY_STRING if element == STRING else _EMPTY_ARRAY
         self.check_count(count, width, what)
+        data, size = self.data, self.size
+        unpack = _U64.unpack_from if element == STRING else _ARRAY_HEAD.unpack_from
         done = 0
-        while done < count:
-            empties = self.zero_run(width * (count - done)) // width
-            if empties:
-                self.pos += width * empties
-                done += empties
+        while done < count:  # the hot loop of a skipped token list: lengths only
+            head = unpack(data, self.pos)  # in bounds: check_count, and the checks below
+            if not any(head):  # an empty string or array: a run of them in one step
+                run = self.zero_run(width * (count - done)) // width
+                self.pos += width * run
+                done += run
                 continue
             if element == STRING:
-                self.need(self.fixed(UINT64, what), f"{what}[{done}]")
+                self.pos += 8 + head[0]
+                if self.pos > size:
+                    raise MalformedGgufError(
+                        f"truncated file: {what}[{done}] runs past the end of the file "
+                        f"({size} bytes)"
+                    )
             else:
-                inner = f"{what}[{done}]"
-                self.skip_elements(
-                    self.fixed(UINT32, inner), self.fixed(UINT64, inner), inner, depth + 1
-                )
+                self.pos += _EMPTY_ARRAY
+                self.skip_elements(*head, f"{what}[{done}]", depth + 1)
             done += 1
+            if self.pos + width * (count - done) > size:
+                self.check_count(count - done, width, what)
+
+
+def _extent(fd: int | None, at: int, size: int) -> tuple[int, int]:
+    """``(first data offset >= at, first hole offset >= at)`` of the file ``fd``, or
+    ``(at, size)`` (all data) without one or where the system cannot tell."""
+    seek_data = getattr(os, "SEEK_DATA", None)
+    if fd is None or seek_data is None:
+        return at, size
+    try:
+        data_at = os.lseek(fd, at, seek_data)
+    except OSError:  # ENXIO: nothing but a hole up to the end
+        return size, size
+    if data_at > at:
+        return min(data_at, size), size
+    try:
+        return at, min(size, os.lseek(fd, at, os.SEEK_HOLE))
+    except OSError:  # pragma: no cover - SEEK_DATA without SEEK_HOLE
+        return at, size
 
 
 def _check_depth(depth: int, what: str) -> None:
@@ -250,6 +293,15 @@ def _check_depth(depth: int, what: str) -> None:
         raise MalformedGgufError(
             f"{what}: arrays nested more than {MAX_DEPTH} deep are not supported"
         )
+
+
+def _decode(raw: list[bytes], what: str) -> list[str]:
+    """Every string of ``raw`` decoded as UTF-8 (one ``map`` of ``bytes.decode``)."""
+    try:
+        return list(map(bytes.decode, raw))
+    except UnicodeDecodeError as exc:
+        bad = next(i for i, b in enumerate(raw) if not _is_utf8(b))
+        raise MalformedGgufError(f"{what}[{bad}] is not valid UTF-8: {exc}") from None
 
 
 def _is_utf8(data: bytes) -> bool:
@@ -289,11 +341,16 @@ class GgufMetadata:
     :meth:`boolean`, :meth:`strings`, :meth:`integers`, :meth:`numbers`), or as they are
     (:meth:`value`).  Every problem: :class:`~verified_bpe.errors.MalformedGgufError`."""
 
-    def __init__(self, data: bytes | mmap.mmap | memoryview) -> None:
+    def __init__(
+        self,
+        data: bytes | mmap.mmap | memoryview,
+        fd: int | None = None,
+        wanted: Iterable[str] = (),
+    ) -> None:
         if isinstance(data, memoryview):
             data = data.tobytes()  # slices must be bytes (they are decoded)
         self._data = data
-        cur = _Cursor(data)
+        cur = _Cursor(data, fd=fd)
         start = cur.need(4, "the magic")
         magic = bytes(data[start : start + 4])
         if magic != MAGIC:
@@ -307,6 +364,10 @@ class GgufMetadata:
         if n_keys * _MIN_PAIR > cur.size - cur.pos:
             raise MalformedGgufError(f"key count {n_keys} is not plausible")
         self._entries: dict[str, _Entry] = {}
+        #: the bytes of the wanted string arrays, kept from the indexing pass (read once);
+        #: shorter than the array if it has an empty string (there the pass stopped)
+        self._raw: dict[str, list[bytes]] = {}
+        wanted = frozenset(wanted)
         for index in range(n_keys):
             key = cur.string(f"key {index}")
             kind = cur.fixed(UINT32, f"the type of {key!r}")
@@ -317,7 +378,11 @@ class GgufMetadata:
             if kind == ARRAY:
                 element = cur.fixed(UINT32, repr(key))
                 count = cur.fixed(UINT64, repr(key))
-                cur.skip_elements(element, count, repr(key), 1)
+                done = 0
+                if element == STRING and key in wanted:
+                    self._raw[key] = cur.raw_strings(count, repr(key), stop_at_empty=True)
+                    done = len(self._raw[key])
+                cur.skip_elements(element, count - done, repr(key), 1)
             else:
                 cur.skip(kind, repr(key))
             self._entries[key] = _Entry(kind, element, count, offset)
@@ -407,7 +472,12 @@ class GgufMetadata:
             return None
         entry, cur = found
         assert entry.count is not None
-        return cur.strings(entry.count, repr(key), nonempty) if entry.count else []
+        raw = self._raw.pop(key, None)
+        if raw is None or (len(raw) < entry.count and not nonempty):
+            return cur.strings(entry.count, repr(key), nonempty) if entry.count else []
+        if len(raw) < entry.count:
+            raise MalformedGgufError(f"{key!r}[{len(raw)}] is empty")
+        return _decode(raw, repr(key))
 
     def integers(self, key: str, per_token: int | None = None) -> list[int] | None:
         """An array of integers of any width (``None`` if absent)."""
@@ -443,16 +513,19 @@ def parse_metadata(
 
 
 @contextmanager
-def open_metadata(path: str | os.PathLike[str]) -> Iterator[GgufMetadata]:
+def open_metadata(
+    path: str | os.PathLike[str], wanted: Iterable[str] = ()
+) -> Iterator[GgufMetadata]:
     """The :class:`GgufMetadata` of the file at ``path``, memory-mapped for the block (the
-    tensor data is never read).  ``OSError`` if it cannot be opened; an empty file is
+    tensor data is never read); the string arrays of the ``wanted`` keys are read in the
+    indexing pass (not walked twice).  ``OSError`` if it cannot be opened; an empty file is
     malformed."""
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
         if size == 0:
             raise MalformedGgufError("not a GGUF file: it is empty")
         with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-            yield GgufMetadata(mapped)
+            yield GgufMetadata(mapped, f.fileno(), wanted)
 
 
 def read_metadata(

@@ -168,7 +168,7 @@ def spm_tokenizer_from_gguf(path: str | os.PathLike[str]) -> SentencePieceBpeTok
     where = os.fspath(path)
     check_regular_file(where)
     try:
-        with gguf_file.open_metadata(where) as meta:
+        with gguf_file.open_metadata(where, (KEY_TOKENS,)) as meta:
             model = meta.string(KEY_MODEL, required=True)
             if model != "llama":
                 raise UnsupportedGgufModelError(str(model), path=where)

@@ -390,7 +390,7 @@ def read_gguf_vocab(path: str | os.PathLike[str]) -> GgufVocab:
     check_regular_file(where)  # a FIFO would block, a device never end
     try:
         try:
-            with gguf_file.open_metadata(where) as meta:
+            with gguf_file.open_metadata(where, (KEY_TOKENS, KEY_MERGES)) as meta:
                 model = meta.string(KEY_MODEL, required=True)
                 assert model is not None
                 if model != "gpt2":
