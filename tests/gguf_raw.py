@@ -34,6 +34,7 @@ class Val:
     type: int
     value: Any
     element: int | None = None
+    raw: bytes | None = None  # the encoded value, when given (deep nesting)
 
 
 def string(text: str | bytes) -> Val:
@@ -46,12 +47,13 @@ def array(element: int, items: list[Any]) -> Val:
     return Val(ARRAY, items, element)
 
 
-def nested(depth: int, leaf: Val | None = None) -> Val:
-    """Arrays nested ``depth`` deep (depth 1 is a flat array of one u8)."""
-    val = leaf or array(UINT8, [7])
+def nested(depth: int) -> Val:
+    """Arrays nested ``depth`` deep around one u8 (depth 1 is a flat array), encoded
+    without recursion (the writer must not fail where the reader is tested)."""
+    raw = struct.pack("<IQB", UINT8, 1, 7)
     for _ in range(depth - 1):
-        val = Val(ARRAY, [val], ARRAY)
-    return val
+        raw = struct.pack("<IQ", ARRAY, 1) + raw
+    return Val(ARRAY, None, ARRAY if depth > 1 else UINT8, raw)
 
 
 def _encode(kind: int, value: Any, element: int | None = None) -> bytes:
@@ -63,7 +65,7 @@ def _encode(kind: int, value: Any, element: int | None = None) -> bytes:
         assert element is not None
         head = struct.pack("<IQ", element, len(value))
         if element == ARRAY:
-            return head + b"".join(_encode(ARRAY, v.value, v.element)[0:] for v in value)
+            return head + b"".join(_encode(ARRAY, v.value, v.element) for v in value)
         return head + b"".join(_encode(element, v) for v in value)
     raise ValueError(f"type {kind}")
 
@@ -74,7 +76,7 @@ def write(pairs: list[tuple[str | bytes, Val]], version: int = 3) -> bytes:
     for key, val in pairs:
         raw = key.encode("utf-8") if isinstance(key, str) else key
         out.append(struct.pack("<Q", len(raw)) + raw + struct.pack("<I", val.type))
-        out.append(_encode(val.type, val.value, val.element))
+        out.append(val.raw if val.raw is not None else _encode(val.type, val.value, val.element))
     return b"".join(out)
 
 
@@ -117,7 +119,11 @@ def read(data: bytes) -> list[tuple[bytes, Val]]:
     pairs = []
     for _ in range(n):
         key = take(scalar(UINT64))
-        pairs.append((key, value(scalar(UINT32))))
+        kind = scalar(UINT32)
+        start = pos
+        val = value(kind)
+        val.raw = data[start:pos]  # written back as it was (fast for real vocabularies)
+        pairs.append((key, val))
     return pairs
 
 
