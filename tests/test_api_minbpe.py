@@ -168,7 +168,7 @@ def minbpe_render_token(t: bytes) -> str:
 
     text = t.decode("utf-8", errors="replace")
     return "".join(
-        ch if unicodedata.category(ch)[0] != "C" else "\\u%04x" % ord(ch) for ch in text
+        ch if unicodedata.category(ch)[0] != "C" else "\\u" + format(ord(ch), "04x") for ch in text
     )
 
 
@@ -187,8 +187,9 @@ def test_render_token_is_minbpes(token):
 def test_minbpe_error_classes():
     """minbpe asserts ``vocab_size >= 256`` (``AssertionError``); special-token names that
     are not ``str`` end in a ``TypeError`` there (``re.escape``)."""
-    from verified_bpe.errors import InvalidArgumentError, InvalidTypeError
     from verified_bpe.minbpe import BasicTokenizer, RegexTokenizer
+
+    from verified_bpe.errors import InvalidArgumentError, InvalidTypeError
 
     for cls in (BasicTokenizer, RegexTokenizer):
         tok = cls()

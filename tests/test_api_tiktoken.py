@@ -326,7 +326,9 @@ BAD_CALLS = {
     # in every variant; text with a special token is refused first (its Python check)
     "allowed ids": lambda e: e.encode("hello", allowed_special={100257}),
     "allowed ids, special in text": lambda e: e.encode("a" + EOT, allowed_special={100257}),
-    "allowed ids ()": lambda e: e.encode("a" + EOT, allowed_special={100257}, disallowed_special=()),
+    "allowed ids ()": lambda e: e.encode(
+        "a" + EOT, allowed_special={100257}, disallowed_special=()
+    ),
     "allowed ids frozenset": lambda e: e.encode("a", allowed_special=frozenset({100257})),
     "allowed mixed": lambda e: e.encode("a", allowed_special={EOT, 1}),
     "allowed bytes": lambda e: e.encode("a", allowed_special={EOT.encode()}),
@@ -343,9 +345,13 @@ BAD_CALLS = {
 # batch method and on an empty batch too
 THREAD_COUNTS = [-1, 0, 1, 2, 2.0, 1.5, True, None, 2**31, 2**64, "2"]
 BATCH_CALLS = {
-    "encode_ordinary_batch": lambda e, n: e.encode_ordinary_batch(["hello", "world"], num_threads=n),
+    "encode_ordinary_batch": lambda e, n: e.encode_ordinary_batch(
+        ["hello", "world"], num_threads=n
+    ),
     "encode_ordinary_batch []": lambda e, n: e.encode_ordinary_batch([], num_threads=n),
-    "encode_batch": lambda e, n: e.encode_batch(["hello", EOT], num_threads=n, allowed_special="all"),
+    "encode_batch": lambda e, n: e.encode_batch(
+        ["hello", EOT], num_threads=n, allowed_special="all"
+    ),
     "decode_batch": lambda e, n: e.decode_batch([[1, 2], [3]], num_threads=n),
     "decode_bytes_batch": lambda e, n: e.decode_bytes_batch([[1, 2]], num_threads=n),
     "encode_batch None item": lambda e: e.encode_batch(["a", None]),

@@ -10,8 +10,9 @@ Property (the package's promise): ``tokenizer_from_gguf`` returns a tokenizer or
 and ``CASE_BYTES`` of Python allocations; a tokenizer encodes a sample to ids that decode
 back to it, or raises a typed error.  Memory is measured with ``tracemalloc`` on the
 generated bases (it makes a real file's load 10-15 times slower, so there time alone is
-bounded, and under ``tracemalloc`` the time bound is ten times looser).  Derandomized; ``VERIFIED_BPE_FUZZ_SCALE=N``
-runs N times as many cases (the exploring run quoted in docs/fuzzing.md).
+bounded, and under ``tracemalloc`` the time bound is ten times looser).  Derandomized;
+``VERIFIED_BPE_FUZZ_SCALE=N`` runs N times as many cases (the exploring run quoted in
+docs/fuzzing.md).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import time
 import tracemalloc
 from functools import cache
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -123,10 +123,16 @@ def converted(val: g.Val, element: int) -> g.Val | None:
     if element == g.STRING:
         return g.array(g.STRING, [str(v).encode()[:8] for v in val.value])
     if element in (g.FLOAT32, g.FLOAT64):
-        return g.Val(g.ARRAY, [float(len(v) if isinstance(v, bytes) else v) for v in val.value], element)
+        return g.Val(
+            g.ARRAY, [float(len(v) if isinstance(v, bytes) else v) for v in val.value], element
+        )
     if element == g.BOOL:
         return g.Val(g.ARRAY, [bool(v) for v in val.value], element)
-    return g.Val(g.ARRAY, [len(v) % 128 if isinstance(v, bytes) else int(v) % 128 for v in val.value], element)
+    return g.Val(
+        g.ARRAY,
+        [len(v) % 128 if isinstance(v, bytes) else int(v) % 128 for v in val.value],
+        element,
+    )
 
 
 @st.composite

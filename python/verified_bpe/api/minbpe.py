@@ -64,9 +64,7 @@ def replace_control_characters(s: str) -> str:
     """minbpe's: every character of a Unicode category ``C*`` (control, format, surrogate,
     private use, unassigned) written ``\\u`` + at least four lowercase hex digits
     (``"\\x00"`` -> ``"\\u0000"``); the others as they are."""
-    return "".join(
-        f"\\u{ord(ch):04x}" if unicodedata.category(ch)[0] == "C" else ch for ch in s
-    )
+    return "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch)[0] == "C" else ch for ch in s)
 
 
 def render_token(t: bytes) -> str:

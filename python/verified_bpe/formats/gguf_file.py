@@ -13,6 +13,11 @@ one ``struct``/``array`` call, and string arrays in one pass of ``struct.unpack_
 stops before the tensor infos (so a multi-GB model costs no more than its metadata).
 The file is memory-mapped; every read is bounds-checked, so a truncated or corrupt file
 raises :class:`~verified_bpe.errors.MalformedGgufError` naming what was being read.
+
+Hostile files (issue 35): :class:`GgufMetadata` first indexes the section in a pass that
+builds no value (arrays nested at most :data:`MAX_DEPTH` deep; every count checked against
+the bytes left before anything is read; runs of empty elements, a sparse file's holes
+included, skipped at once), then reads each key the caller needs after checking its type.
 """
 
 from __future__ import annotations
