@@ -223,13 +223,7 @@ class Encoding:
                 f"allowed_special must be 'all', a set or a frozenset, "
                 f"not {type(allowed_special).__name__!r}"
             )
-        for name in allowed_special:  # tiktoken's core reads a set of str: TypeError
-            if not isinstance(name, str):
-                raise InvalidTypeError(
-                    "allowed_special",
-                    f"special tokens are named by their text (str), not {type(name).__name__} "
-                    f"({name!r})",
-                )
+        validate.special_names(allowed_special, "allowed_special")  # tiktoken's core: set of str
         return frozenset(allowed_special)
 
     def _encode_checked(

@@ -508,6 +508,7 @@ class Tokenizer:
         """
         text = _fix_surrogates(validate.text(text, "text"))
         allowed = set(self._special_tokens) if allowed_special == "all" else set(allowed_special)
+        validate.special_names(allowed, "allowed_special")
         if disallowed_special == "all":
             disallowed = set(self._special_tokens) - allowed
         else:

@@ -55,6 +55,19 @@ def text(value: object, argument: str) -> str:
     return value
 
 
+def special_names(values: Iterable[object], argument: str) -> None:
+    """Refuse a special token named by anything but its text (an id such as ``100257``,
+    bytes, ``None``): :class:`~verified_bpe.errors.InvalidTypeError` naming ``argument``,
+    a ``TypeError`` as tiktoken's core raises."""
+    for value in values:
+        if not isinstance(value, str):
+            raise InvalidTypeError(
+                argument,
+                f"special tokens are named by their text (str), not {type(value).__name__} "
+                f"({value!r})",
+            )
+
+
 def thread_count(num_threads: Any, n_tasks: int) -> int:
     """How many threads run ``n_tasks`` tasks when ``num_threads`` are asked for, read as
     tiktoken's batches read it (they hand it to ``ThreadPoolExecutor(max_workers=...)``):
