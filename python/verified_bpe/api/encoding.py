@@ -204,7 +204,7 @@ class Encoding:
         gives the same exception): resolve ``"all"``, refuse text matching a disallowed
         token, then what the core checks: the text (lone surrogates: ``UnicodeEncodeError``
         unless ``replace_surrogates``, as in tiktoken's ``encode``), then ``allowed_special``
-        (a ``set`` or ``frozenset``, else ``TypeError``)."""
+        (a ``set`` or ``frozenset`` of ``str``, else ``TypeError``)."""
         if allowed_special == "all":
             allowed_special = self.special_tokens_set
         if disallowed_special == "all":
@@ -223,6 +223,7 @@ class Encoding:
                 f"allowed_special must be 'all', a set or a frozenset, "
                 f"not {type(allowed_special).__name__!r}"
             )
+        validate.special_names(allowed_special, "allowed_special")  # tiktoken's core: set of str
         return frozenset(allowed_special)
 
     def _encode_checked(
