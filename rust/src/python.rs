@@ -349,12 +349,31 @@ fn class_ranges(name: &str) -> PyResult<Vec<(u32, u32)>> {
     Ok(out)
 }
 
+/// The number of ways to cut one of `tokens` into two of them (at a character boundary):
+/// `verified_bpe.hf` compares it with a file's merges.
+#[pyfunction]
+fn count_splits(py: Python<'_>, tokens: Vec<String>) -> usize {
+    py.detach(|| {
+        let set: rustc_hash::FxHashSet<&str> = tokens.iter().map(String::as_str).collect();
+        tokens
+            .iter()
+            .map(|t| {
+                t.char_indices()
+                    .skip(1)
+                    .filter(|&(k, _)| set.contains(&t[..k]) && set.contains(&t[k..]))
+                    .count()
+            })
+            .sum()
+    })
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeBpe>()?;
     m.add_function(wrap_pyfunction!(pre_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(next_chunk_len, m)?)?;
     m.add_function(wrap_pyfunction!(class_ranges, m)?)?;
+    m.add_function(wrap_pyfunction!(count_splits, m)?)?;
     m.add("LONG_PIECE", crate::ranks::LONG_PIECE)?;
     Ok(())
 }
