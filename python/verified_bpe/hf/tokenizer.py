@@ -22,9 +22,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+import threading
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import repeat
 from typing import Any
 
 from ..engine import native
@@ -152,19 +154,18 @@ class RankPlan:
     proven: str | None = None
 
 
-def _merge_pairs(merges: Any, where: str) -> list[tuple[str, str]]:
-    """The merges as pairs: ``"left right"`` strings (split in one pass over their
-    concatenation) or two-element lists."""
+def _merge_sides(merges: Any, where: str) -> tuple[list[str], list[str]]:
+    """The merges' left and right sides: ``"left right"`` strings (split in one pass over
+    their concatenation) or two-element lists."""
     if not isinstance(merges, list):
         raise MalformedTokenizerJsonError(f"{where} must be a list")
     if merges and set(map(type, merges)) == {str}:
         sides = " ".join(merges).split(" ")
         if len(sides) == 2 * len(merges) and "" not in sides:
-            return list(zip(sides[0::2], sides[1::2], strict=True))
+            return sides[0::2], sides[1::2]
         pairs: list[Any] = [m.split(" ") for m in merges]
     else:
         pairs = merges
-    out = []
     for i, pair in enumerate(pairs):
         if (
             not isinstance(pair, list | tuple)
@@ -172,32 +173,43 @@ def _merge_pairs(merges: Any, where: str) -> list[tuple[str, str]]:
             or not all(isinstance(p, str) and p for p in pair)
         ):
             raise MalformedTokenizerJsonError(f"{where}[{i}] {merges[i]!r:.60} is not a pair")
-        out.append((pair[0], pair[1]))
-    return out
+    return [p[0] for p in pairs], [p[1] for p in pairs]
 
 
-def merges_sha256(pairs: Iterable[tuple[str, str]]) -> str:
+def merges_sha256(lefts: Sequence[str], rights: Sequence[str]) -> str:
     """SHA-256 of ``"left right"`` lines joined by newlines (see
     :data:`RECOVERED_MERGES_SHA256`)."""
-    return hashlib.sha256("\n".join(f"{a} {b}" for a, b in pairs).encode("utf-8")).hexdigest()
+    text = "\n".join(map(" ".join, zip(lefts, rights, strict=True)))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _all_splits_in_order(vocab: Mapping[str, int], pairs: Sequence[tuple[str, str]]) -> str | None:
-    """``None`` if ``pairs`` are every split of every token into two tokens, listed in
+def _all_splits_in_order(
+    vocab: Mapping[str, int], lefts: Sequence[str], rights: Sequence[str]
+) -> str | None:
+    """``None`` if the merges are every split of every token into two tokens, listed in
     non-decreasing order of the id of the token they make; else the first problem.  Then
     merge-list BPE and rank BPE see the same mergeable pairs in the same order (they could
     differ only on two overlapping splits of one token: tested, not proven)."""
-    get = vocab.get
-    results = [get(a + b) for a, b in pairs]
-    if None in results:
-        index = results.index(None)
-        return f"merge {index} {pairs[index]!r} makes no token"
-    if any(map(int.__gt__, results, results[1:])):  # type: ignore[arg-type]
-        index = next(i for i in range(len(results) - 1) if results[i] > results[i + 1])  # type: ignore[operator]
-        return f"merge {index + 1} makes a token of lower id than merge {index}"
-    count = native.module().count_splits(list(vocab))
-    if count != len(set(pairs)):
-        return f"{count} splits of tokens into two tokens, {len(set(pairs))} distinct merges"
+    counted: list[int] = []
+    counter = threading.Thread(  # the native count runs without the GIL, beside the rest
+        target=lambda: counted.append(native.module().count_splits(list(vocab)))
+    )
+    counter.start()
+    try:
+        results = list(map(vocab.get, map(str.__add__, lefts, rights)))
+        if None in results:
+            return f"merge {results.index(None)} makes no token"
+        if any(map(int.__gt__, results, results[1:])):  # type: ignore[arg-type]
+            return "the merges are not in the order of the ids they make"
+        if max(map(len, lefts), default=0) >= 1 << 20:
+            return "a merge side of a million characters"
+        # a pair is its token's id and its cut position: the distinct pairs, as integers
+        keys = map(int.__add__, map(int.__mul__, results, repeat(1 << 20)), map(len, lefts))  # type: ignore[arg-type]
+        distinct = len(set(keys))
+    finally:
+        counter.join()
+    if counted[0] != distinct:
+        return f"{counted[0]} splits of tokens into two tokens, {distinct} distinct merges"
     return None
 
 
@@ -265,8 +277,18 @@ class Tokenizer:
         ):
             raise MalformedTokenizerJsonError("model.vocab must map strings to ids >= 0")
         self._vocab: dict[str, int] = vocab
-        pairs = _merge_pairs(model.get("merges", []), "model.merges")
-        self._pairs = pairs
+        lefts, rights = _merge_sides(model.get("merges", []), "model.merges")
+        known = vocab.__contains__
+        if not (all(map(known, lefts)) and all(map(known, rights))):
+            index = next(
+                i
+                for i, (a, b) in enumerate(zip(lefts, rights, strict=True))
+                if a not in vocab or b not in vocab
+            )
+            raise MalformedTokenizerJsonError(
+                f"merge {index} ({lefts[index]!r}, {rights[index]!r}) names an unknown token"
+            )
+        self._lefts, self._rights = lefts, rights
         self._normalizer = read_normalizer(spec.get("normalizer"))
         self._pre = read_pre_tokenizer(spec.get("pre_tokenizer"))
         if not self._pre.byte_level:
@@ -307,7 +329,7 @@ class Tokenizer:
 
     @cached_property
     def _merge_ranks(self) -> dict[tuple[str, str], int]:
-        pairs = self._pairs
+        pairs = list(zip(self._lefts, self._rights, strict=True))
         return dict(zip(reversed(pairs), range(len(pairs) - 1, -1, -1), strict=True))
 
     @cached_property
@@ -665,12 +687,14 @@ def rank_plan(tok: Tokenizer) -> RankPlan | None:
         return None
     pattern = step.pattern
     known = {CL100K_PATTERN: "cl100k_base", O200K_PATTERN: "o200k_base"}.get(pattern)
-    if known is not None and merges_sha256(tok._pairs) == RECOVERED_MERGES_SHA256.get(known):
+    if known is not None and merges_sha256(tok._lefts, tok._rights) == RECOVERED_MERGES_SHA256.get(
+        known
+    ):
         from ..engine.vocab import load_ranks
 
         if ranks == load_ranks(known):
             return RankPlan(ranks, pattern, f"the merges recovered from {known}", proven=known)
-    if tok.ignore_merges and _all_splits_in_order(vocab, tok._pairs) is None:
+    if tok.ignore_merges and _all_splits_in_order(vocab, tok._lefts, tok._rights) is None:
         return RankPlan(ranks, pattern, "every split of every token, in id order")
     return None
 
