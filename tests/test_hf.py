@@ -7,17 +7,23 @@ component (normalizers, pre-tokenizers, added-token options, post-processors).""
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 import threading
 from functools import cache
+from pathlib import Path
 
 import pytest
 
 from conftest import UNICODE_SNIPPETS
 from verified_bpe import hf
 from verified_bpe.engine import native
-from verified_bpe.errors import MalformedTokenizerJsonError, UnsupportedTokenizerJsonError
+from verified_bpe.errors import (
+    MalformedTokenizerJsonError,
+    UnencodableBytesError,
+    UnsupportedTokenizerJsonError,
+)
 from verified_bpe.verify import hf_testdata
 
 tokenizers = pytest.importorskip("tokenizers")
@@ -58,7 +64,7 @@ def surrogate_free(text: str) -> str:
 @pytest.mark.parametrize("name", ["llama3", "gpt4o"])
 def test_real_files_equal_tokenizers(name: str) -> None:
     ours, theirs = real(name)
-    texts = [*TEXTS, *random_texts(150, 1)]
+    texts = [*TEXTS, *random_texts(60, 1)]
     for text in texts:
         for special in (True, False):
             expected = theirs.encode(surrogate_free(text), add_special_tokens=special)
@@ -114,21 +120,23 @@ def test_gpt4o_file_is_the_proven_o200k_encoder() -> None:
         assert ours.encode(text).ids == ids == theirs.encode(clean).ids, text
 
 
-def test_drop_in_module(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_drop_in_module(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """``sys.modules["tokenizers"] = verified_bpe.hf``: code using ``tokenizers`` runs."""
-    path = str(hf_testdata.npm_tokenizer("llama3"))
+    path = tmp_path / "tokenizer.json"
+    path.write_text(small_json(), encoding="utf-8")
+    expected = tokenizers.Tokenizer.from_file(str(path)).encode("the then")
     monkeypatch.setitem(sys.modules, "tokenizers", hf)
     namespace: dict[str, object] = {}
     exec(  # the user's unchanged code
         "from tokenizers import Tokenizer\n"
-        f"tok = Tokenizer.from_file({path!r})\n"
-        "enc = tok.encode('Hello world')\n"
+        f"tok = Tokenizer.from_file({str(path)!r})\n"
+        "enc = tok.encode('the then')\n"
         "out = (enc.ids, enc.tokens, enc.offsets, enc.attention_mask, tok.decode(enc.ids))\n",
         namespace,
     )
     ids, tokens, offsets, mask, text = namespace["out"]  # type: ignore[misc]
-    assert ids == [9906, 1917] and tokens == ["Hello", "Ġworld"]
-    assert offsets == [(0, 5), (5, 11)] and mask == [1, 1] and text == "Hello world"
+    assert (ids, tokens, offsets) == (expected.ids, expected.tokens, expected.offsets)
+    assert mask == expected.attention_mask and text == "the then"
 
 
 def test_threads_share_a_tokenizer() -> None:
@@ -419,3 +427,61 @@ def test_malformed_files(tmp_path: object) -> None:
     path.write_text("[]")
     with pytest.raises(MalformedTokenizerJsonError, match=str(path)):
         hf.Tokenizer.from_file(path)
+
+
+# ---------------------------------------------------------------------- GGUF conversions
+#: SHA-256 of transformers 5.24.0's tokenizer.json of llama.cpp's GGUF vocabularies
+#: (``python -m verified_bpe.verify.hf_testdata --convert DIR``; docs/hf.md)
+CONVERTED_SHA256 = {
+    "aquila": "39935c508e59f8cb5061324170c37efd852aa8165beb7bd589310217b88a5d20",
+    "command-r": "801c00ce3ee9d0ff73e4642b34e3c73a0d30e2a3d9cd257caea6e8f64fab7918",
+    "deepseek-coder": "b32262e0f943d7256e644088f2d4b909f90a972a4efd0a5ef8a04925d825cc66",
+    "deepseek-llm": "9b83f6ca974e3a09d17027db9a8f860df00e7267476d3605fb39f067dd83e754",
+    "falcon": "145c7beac3a096ccab0281b79b18f68da3f9bbea744bbeee2242e21ac1cbd155",
+    "gpt-2": "c8bbcfd575945f6c782ece069891fbf80f905bb0c37b9f37469646e7d8e52cf5",
+    "gpt-neox": "ae46ca9e1c0b299d7b95c3ba1dd975dd5ae18b031f3e30c229df737fa7c6dd48",
+    "llama-bpe": "82ff449a2c729d15d52037e910f583147928f32ab6412b47b92c5011a4a561f6",
+    "mpt": "ae46ca9e1c0b299d7b95c3ba1dd975dd5ae18b031f3e30c229df737fa7c6dd48",
+    "qwen2": "6eba5eaf62de8c1a35a49597ae495a1e2df0c1b7386a8656e9bf35995a2478d7",
+    "qwen35": "d5fb64e44e0388c1e2bd53239e4e68dee45fa4360b5799b4ae94e590650cfb22",
+    "refact": "e00ed04a22962d74fad3a1d87e0007d1bcddedadb92c19b1cd8e4caf18e8d470",
+    "starcoder": "b1d5cbb8b5370033839036c65985f29201c3c6992a662e1d860f5045c32fe19b",
+}
+CONVERTED = os.environ.get("VERIFIED_BPE_HF_CONVERTED")
+
+
+@pytest.mark.skipif(not CONVERTED, reason="opt-in: VERIFIED_BPE_HF_CONVERTED=DIR")
+@pytest.mark.parametrize("name", sorted(CONVERTED_SHA256))
+def test_converted_gguf_files(name: str) -> None:
+    from verified_bpe.verify import testdata
+
+    path = Path(str(CONVERTED)) / f"{name}.json"
+    assert testdata.sha256_file(path) == CONVERTED_SHA256[name]
+    ours = hf.Tokenizer.from_file(path)
+    theirs = tokenizers.Tokenizer.from_file(str(path))
+    texts = [t for t, _ in testdata.read_vectors(name)] + TEXTS + random_texts(200, 5)
+    for text in texts:
+        for special in (True, False):
+            expected = theirs.encode(surrogate_free(text), add_special_tokens=special)
+            try:
+                got = ours.encode(text, add_special_tokens=special)
+            except UnencodableBytesError:  # a byte with no token: tokenizers loses text
+                assert theirs.decode(expected.ids) != surrogate_free(text)
+                continue
+            assert (got.ids, got.tokens, got.offsets) == (
+                expected.ids,
+                expected.tokens,
+                expected.offsets,
+            ), text
+        assert ours.decode(expected.ids) == theirs.decode(expected.ids)
+
+
+def test_cli_tokenizer_json(tmp_path: Path) -> None:
+    from verified_bpe.cli import main
+
+    path = tmp_path / "tokenizer.json"
+    path.write_text(small_json(), encoding="utf-8")
+    expected = tokenizers.Tokenizer.from_file(str(path)).encode("the then").ids
+    out = __import__("io").BytesIO()
+    assert main(["encode", "--tokenizer-json", str(path), "the then"], stdout=out) == 0
+    assert out.getvalue() == " ".join(map(str, expected)).encode() + b"\n"

@@ -41,7 +41,7 @@ from ..errors import (
     UnknownTokenError,
     UnsupportedTokenizerJsonError,
 )
-from ..formats.gguf_vocab import _bulk_text_bytes, _spelling_table
+from ..formats.gguf_vocab import _bulk_text_bytes, _spelling_table, unicode_to_bytes
 from .components import (
     AddedToken,
     AddedTokenMatcher,
@@ -361,10 +361,11 @@ class Tokenizer:
             ids = []
             for part in parts:
                 token_id = vocab.get(part)
-                if token_id is None:
+                if token_id is None:  # tokenizers drops the part: refused here
+                    missing = next((c for c in part if c not in vocab), part[0])
                     raise UnencodableBytesError(
                         piece.encode("utf-8"),
-                        next(iter(part.encode("latin-1", "replace"))),
+                        unicode_to_bytes().get(missing, 0),
                         self.path or "tokenizer.json",
                     )
                 ids.append(token_id)
