@@ -104,6 +104,39 @@ def test_engines() -> None:
     assert real("gpt4o")[0].engine == "ranks"
     assert real("gpt4o")[0].proven == "o200k_base"
     assert real("llama3")[0].proven is None
+    from verified_bpe.engine.vocab import load_ranks
+
+    plan = real("gpt4o")[0]._plan
+    assert plan is not None and plan.ranks == load_ranks("o200k_base")
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+def test_pinned_vocabulary_hashes(name: str) -> None:
+    """The vocabulary hashes that mark a file as a tiktoken table are those tables'."""
+    from verified_bpe.engine.vocab import load_ranks
+    from verified_bpe.formats.gguf_vocab import bytes_to_token_text
+    from verified_bpe.hf.tokenizer import TIKTOKEN_VOCAB_SHA256, _text_sha256
+
+    ranks = load_ranks(name)
+    texts = {bytes_to_token_text(b): r for b, r in sorted(ranks.items(), key=lambda kv: kv[1])}
+    assert _text_sha256(texts) == TIKTOKEN_VOCAB_SHA256[name]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+def test_pinned_merge_hashes(name: str) -> None:
+    """The merge hashes are those of ``recover_merges`` on the tables (3-8 s CPU each)."""
+    from verified_bpe.engine.vocab import load_ranks
+    from verified_bpe.formats.gguf_vocab import bytes_to_token_text
+    from verified_bpe.hf.tokenizer import RECOVERED_MERGES_SHA256, merges_sha256
+    from verified_bpe.spec.seed.decompose import recover_merges
+
+    ranks = load_ranks(name)
+    spelled = {r: bytes_to_token_text(b) for b, r in ranks.items()}
+    merges = sorted(recover_merges(ranks).items(), key=lambda kv: kv[1])
+    lefts = [spelled[a] for (a, _), _ in merges]
+    rights = [spelled[b] for (_, b), _ in merges]
+    assert merges_sha256(lefts, rights) == RECOVERED_MERGES_SHA256[name]
 
 
 def test_gpt4o_file_is_the_proven_o200k_encoder() -> None:

@@ -66,6 +66,13 @@ RECOVERED_MERGES_SHA256: dict[str, str] = {
     "o200k_base": "cd769c46432c5d145feeac823035a1431fd10dda47f5cad7be4890cc4773b9c5",
 }
 
+#: SHA-256 of a tiktoken rank table's tokens spelled in the byte-to-unicode alphabet, in
+#: rank order (ranks 0..n-1), joined by ``"\n"``: the vocabulary of such a file.
+TIKTOKEN_VOCAB_SHA256: dict[str, str] = {
+    "cl100k_base": "382b386459ef54c9a389f04eb5dc1dd1143ea9183f0cc640df91a34e1857ca18",
+    "o200k_base": "0fc8da96e9c1e979d83a0ad79129255c04f3d2806273de8cba33bbc584ed23fe",
+}
+
 _MODEL_DEFAULTS: dict[str, tuple[Any, ...]] = {
     "dropout": (None,),
     "unk_token": (None,),
@@ -181,6 +188,11 @@ def merges_sha256(lefts: Sequence[str], rights: Sequence[str]) -> str:
     :data:`RECOVERED_MERGES_SHA256`)."""
     text = "\n".join(map(" ".join, zip(lefts, rights, strict=True)))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _text_sha256(vocab: Mapping[str, int]) -> str:
+    """SHA-256 of the token texts in the vocabulary's order, joined by newlines."""
+    return hashlib.sha256("\n".join(vocab).encode("utf-8")).hexdigest()
 
 
 def _all_splits_in_order(
@@ -688,13 +700,13 @@ def rank_plan(tok: Tokenizer) -> RankPlan | None:
         return None
     pattern = step.pattern
     known = {CL100K_PATTERN: "cl100k_base", O200K_PATTERN: "o200k_base"}.get(pattern)
-    if known is not None and merges_sha256(tok._lefts, tok._rights) == RECOVERED_MERGES_SHA256.get(
-        known
+    if (
+        known is not None
+        and list(vocab.values()) == list(range(len(vocab)))
+        and _text_sha256(vocab) == TIKTOKEN_VOCAB_SHA256[known]
+        and merges_sha256(tok._lefts, tok._rights) == RECOVERED_MERGES_SHA256[known]
     ):
-        from ..engine.vocab import load_ranks
-
-        if ranks == load_ranks(known):
-            return RankPlan(ranks, pattern, f"the merges recovered from {known}", proven=known)
+        return RankPlan(ranks, pattern, f"the merges recovered from {known}", proven=known)
     if tok.ignore_merges and _all_splits_in_order(vocab, tok._lefts, tok._rights) is None:
         return RankPlan(ranks, pattern, "every split of every token, in id order")
     return None
