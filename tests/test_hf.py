@@ -456,6 +456,9 @@ def test_malformed_files(tmp_path: object) -> None:
     spec["model"]["merges"] = ["Ġ t x"]
     with pytest.raises(MalformedTokenizerJsonError, match="not a pair"):
         hf.Tokenizer.from_str(json.dumps(spec))
+    spec["model"]["merges"] = ["Ġ zz"]
+    with pytest.raises(MalformedTokenizerJsonError, match="unknown token"):
+        hf.Tokenizer.from_str(json.dumps(spec))
     path = __import__("pathlib").Path(str(tmp_path)) / "tokenizer.json"
     path.write_text("[]")
     with pytest.raises(MalformedTokenizerJsonError, match=str(path)):

@@ -4,6 +4,7 @@ use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use rustc_hash::FxHashMap;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
@@ -349,21 +350,53 @@ fn class_ranges(name: &str) -> PyResult<Vec<(u32, u32)>> {
     Ok(out)
 }
 
-/// The number of ways to cut one of `tokens` into two of them (at a character boundary):
-/// `verified_bpe.hf` compares it with a file's merges.
+/// Why the merges `lefts[i] rights[i]` are not every split of every token of `vocab` into
+/// two tokens, listed in non-decreasing order of the id they make (`None` if they are):
+/// `verified_bpe.hf` then runs the file with rank BPE.
 #[pyfunction]
-fn count_splits(py: Python<'_>, tokens: Vec<String>) -> usize {
+fn all_splits_problem(
+    py: Python<'_>,
+    vocab: FxHashMap<String, u32>,
+    lefts: Vec<String>,
+    rights: Vec<String>,
+) -> Option<String> {
     py.detach(|| {
-        let set: rustc_hash::FxHashSet<&str> = tokens.iter().map(String::as_str).collect();
-        tokens
-            .iter()
+        let mut previous = 0u32;
+        let mut distinct: rustc_hash::FxHashSet<u64> = Default::default();
+        let mut joined = String::new();
+        for (i, (left, right)) in lefts.iter().zip(&rights).enumerate() {
+            if !vocab.contains_key(left) || !vocab.contains_key(right) {
+                return Some(format!("merge {i} names a token not in the vocabulary"));
+            }
+            joined.clear();
+            joined.push_str(left);
+            joined.push_str(right);
+            let Some(&made) = vocab.get(&joined) else {
+                return Some(format!("merge {i} makes no token"));
+            };
+            if made < previous {
+                return Some(format!(
+                    "merge {i} makes a lower id than the merge before it"
+                ));
+            }
+            previous = made;
+            distinct.insert((u64::from(made) << 32) | left.len() as u64);
+        }
+        let splits: usize = vocab
+            .keys()
             .map(|t| {
                 t.char_indices()
                     .skip(1)
-                    .filter(|&(k, _)| set.contains(&t[..k]) && set.contains(&t[k..]))
+                    .filter(|&(k, _)| vocab.contains_key(&t[..k]) && vocab.contains_key(&t[k..]))
                     .count()
             })
-            .sum()
+            .sum();
+        (splits != distinct.len()).then(|| {
+            format!(
+                "{splits} splits of tokens into two tokens, {} distinct merges",
+                distinct.len()
+            )
+        })
     })
 }
 
@@ -373,7 +406,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pre_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(next_chunk_len, m)?)?;
     m.add_function(wrap_pyfunction!(class_ranges, m)?)?;
-    m.add_function(wrap_pyfunction!(count_splits, m)?)?;
+    m.add_function(wrap_pyfunction!(all_splits_problem, m)?)?;
     m.add("LONG_PIECE", crate::ranks::LONG_PIECE)?;
     Ok(())
 }

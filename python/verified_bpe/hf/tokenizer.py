@@ -22,11 +22,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import repeat
 from typing import Any
 
 from ..engine import native
@@ -190,6 +188,18 @@ def merges_sha256(lefts: Sequence[str], rights: Sequence[str]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def _check_merges(vocab: Mapping[str, int], lefts: Sequence[str], rights: Sequence[str]) -> None:
+    """Both sides of every merge must be tokens (``tokenizers`` refuses the file too)."""
+    known = vocab.__contains__
+    if all(map(known, lefts)) and all(map(known, rights)):
+        return
+    pairs = enumerate(zip(lefts, rights, strict=True))
+    index = next(i for i, (a, b) in pairs if a not in vocab or b not in vocab)
+    raise MalformedTokenizerJsonError(
+        f"merge {index} ({lefts[index]!r}, {rights[index]!r}) names an unknown token"
+    )
+
+
 def _text_sha256(vocab: Mapping[str, int]) -> str:
     """SHA-256 of the token texts in the vocabulary's order, joined by newlines."""
     return hashlib.sha256("\n".join(vocab).encode("utf-8")).hexdigest()
@@ -199,30 +209,15 @@ def _all_splits_in_order(
     vocab: Mapping[str, int], lefts: Sequence[str], rights: Sequence[str]
 ) -> str | None:
     """``None`` if the merges are every split of every token into two tokens, listed in
-    non-decreasing order of the id of the token they make; else the first problem.  Then
-    merge-list BPE and rank BPE see the same mergeable pairs in the same order (they could
-    differ only on two overlapping splits of one token: tested, not proven)."""
-    counted: list[int] = []
-    counter = threading.Thread(  # the native count runs without the GIL, beside the rest
-        target=lambda: counted.append(native.module().count_splits(list(vocab)))
-    )
-    counter.start()
+    non-decreasing order of the id of the token they make; else the first problem (the
+    native engine checks, without the GIL).  Then merge-list BPE and rank BPE see the same
+    mergeable pairs in the same order (they could differ only on two overlapping splits of
+    one token: tested, not proven)."""
     try:
-        results = list(map(vocab.get, map(str.__add__, lefts, rights)))
-        if None in results:
-            return f"merge {results.index(None)} makes no token"
-        if any(map(int.__gt__, results, results[1:])):  # type: ignore[arg-type]
-            return "the merges are not in the order of the ids they make"
-        if max(map(len, lefts), default=0) >= 1 << 20:
-            return "a merge side of a million characters"
-        # a pair is its token's id and its cut position: the distinct pairs, as integers
-        keys = map(int.__add__, map(int.__mul__, results, repeat(1 << 20)), map(len, lefts))  # type: ignore[arg-type]
-        distinct = len(set(keys))
-    finally:
-        counter.join()
-    if counted[0] != distinct:
-        return f"{counted[0]} splits of tokens into two tokens, {distinct} distinct merges"
-    return None
+        problem = native.module().all_splits_problem(vocab, lefts, rights)
+    except (OverflowError, TypeError) as exc:  # an id beyond 32 bits
+        return str(exc)
+    return None if problem is None else str(problem)
 
 
 class Tokenizer:
@@ -290,16 +285,6 @@ class Tokenizer:
             raise MalformedTokenizerJsonError("model.vocab must map strings to ids >= 0")
         self._vocab: dict[str, int] = vocab
         lefts, rights = _merge_sides(model.get("merges", []), "model.merges")
-        known = vocab.__contains__
-        if not (all(map(known, lefts)) and all(map(known, rights))):
-            index = next(
-                i
-                for i, (a, b) in enumerate(zip(lefts, rights, strict=True))
-                if a not in vocab or b not in vocab
-            )
-            raise MalformedTokenizerJsonError(
-                f"merge {index} ({lefts[index]!r}, {rights[index]!r}) names an unknown token"
-            )
         self._lefts, self._rights = lefts, rights
         self._normalizer = read_normalizer(spec.get("normalizer"))
         self._pre = read_pre_tokenizer(spec.get("pre_tokenizer"))
@@ -318,6 +303,8 @@ class Tokenizer:
             None if normalize is None else (lambda content: normalize(Piece(content)).text),
         )
         self._plan = rank_plan(self)
+        if self._plan is None:
+            _check_merges(vocab, lefts, rights)
         self._merger = (
             native.NativeMerger(self._plan.ranks, self._plan.pattern)
             if self._plan is not None and native.available()
