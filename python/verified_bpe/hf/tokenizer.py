@@ -87,7 +87,7 @@ class Encoding:
     ``ids``, ``tokens``, ``offsets`` (character spans of the input), ``attention_mask``,
     ``type_ids``, ``special_tokens_mask``."""
 
-    __slots__ = ("ids", "_tokenizer", "_tokens", "_offsets", "_special", "_plan", "__dict__")
+    __slots__ = ("ids", "_tokenizer", "_tokens", "_offsets", "_special", "_plan")
 
     def __init__(
         self,
@@ -306,9 +306,9 @@ class Tokenizer:
         if self._plan is None:
             _check_merges(vocab, lefts, rights)
         self._merger = (
-            native.NativeMerger(self._plan.ranks, self._plan.pattern)
-            if self._plan is not None and native.available()
-            else None
+            None
+            if self._plan is None
+            else native.NativeMerger(self._plan.ranks, self._plan.pattern)
         )
         self._cache: dict[str, tuple[int, ...]] = {}
 
@@ -604,11 +604,9 @@ class Tokenizer:
 
     @property
     def engine(self) -> str:
-        """``"ranks"`` (the native engine), ``"ranks-python"`` (ranks, but no native build)
-        or ``"merges"`` (merge-list BPE in Python)."""
-        if self._plan is None:
-            return "merges"
-        return "ranks" if self._merger is not None else "ranks-python"
+        """``"ranks"`` (the native rank engine) or ``"merges"`` (merge-list BPE in Python;
+        also every file when the native engine was not built)."""
+        return "merges" if self._merger is None else "ranks"
 
     @property
     def proven(self) -> str | None:
