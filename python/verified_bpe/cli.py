@@ -133,7 +133,11 @@ def iter_stdin_ids(stdin: IO[bytes]) -> Iterator[int]:
 
 # ---------------------------------------------------------------------------- tokenizers
 def load_codec(args: argparse.Namespace) -> Any:
-    """The tokenizer chosen by ``--encoding`` / ``--gguf`` / ``--model``."""
+    """The tokenizer chosen by ``--encoding`` / ``--gguf`` / ``--model`` / ``--tokenizer-json``."""
+    if getattr(args, "tokenizer_json", None) is not None:
+        from .hf import Tokenizer as HfTokenizer
+
+        return HfTokenizer.from_file(args.tokenizer_json)
     if args.gguf is not None:
         from .formats.gguf_vocab import tokenizer_from_gguf
 
@@ -174,6 +178,8 @@ def encode_with(codec: Any, text: str, allowed: list[str] | None, ordinary: bool
     or a list of tokens; ``ordinary`` encodes special-token text as text."""
     from .engine.tokenizer import Tokenizer
 
+    if hasattr(codec, "encode_batch"):  # a tokenizer.json: tokenizers' rules
+        return list(codec.encode(text).ids)
     if ordinary:
         return list(codec.encode_ordinary(text))
     if isinstance(codec, Tokenizer):
@@ -392,6 +398,11 @@ def _add_tokenizer_options(p: argparse.ArgumentParser) -> None:
     )
     which.add_argument("--gguf", metavar="FILE", help="use the BPE vocabulary of a GGUF file")
     which.add_argument("--model", metavar="FILE", help="use a trained .model file (from train)")
+    which.add_argument(
+        "--tokenizer-json",
+        metavar="FILE",
+        help="use a Hugging Face tokenizer.json (byte-level BPE)",
+    )
     p.add_argument(
         "--engine",
         choices=("native", "fast", "spec"),
