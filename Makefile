@@ -31,12 +31,15 @@ test: venv
 test-fast: venv
 	$(VPY) -m pytest -q -m "not slow and not lean"
 
-## ruff (lint and format) over the Python, rustfmt over the crate and its fuzz target
+## ruff (lint and format) over the Python, rustfmt over the crate, its fuzz target and
+## fancy_diff, the relative links and #anchors of README.md and docs/ (tests/doc_links.py)
 lint: venv
 	$(VPY) -m ruff check python tests bench
 	$(VPY) -m ruff format --check python tests bench
+	$(VPY) tests/doc_links.py README.md docs/*.md
 	cd rust && cargo fmt --check
 	cd rust/fuzz && cargo fmt --check
+	cd rust/fancy_diff && cargo fmt --check
 
 $(VENV)/.bench-installed: $(VENV)/.installed
 	$(VPY) -m pip install --quiet -e '.[bench]'

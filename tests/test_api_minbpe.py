@@ -157,3 +157,50 @@ def test_encode_decode_identity_untrained(cls, text):
     ids = tok.encode(text)
     assert ids == list(text.encode("utf-8"))
     assert tok.decode(ids) == text
+
+
+# ---------------------------------------------------------------------------- issue 35
+def minbpe_render_token(t: bytes) -> str:
+    """minbpe's ``render_token`` from its documented definition (minbpe/base.py): decode
+    with U+FFFD for bad bytes, then every character whose Unicode category starts with
+    ``C`` becomes ``\\u`` and its code point in four (or more) lowercase hex digits."""
+    import unicodedata
+
+    text = t.decode("utf-8", errors="replace")
+    return "".join(
+        ch if unicodedata.category(ch)[0] != "C" else "\\u" + format(ord(ch), "04x") for ch in text
+    )
+
+
+@pytest.mark.parametrize(
+    "token",
+    [b"\x00", b"a\nb", b"\t", b"\x7f", b"\xe2\x80\x8b", b"\xef\xbb\xbf", b"\xff", b"\xe6",
+     b"caf\xc3\xa9", b"\\", b"\xf3\xa0\x80\x81", b"\xee\x80\x80", " \u0085".encode()],
+)  # fmt: skip
+def test_render_token_is_minbpes(token):
+    from verified_bpe.minbpe import render_token
+
+    assert render_token(token) == minbpe_render_token(token)
+    assert render_token(b"\x00") == "\\u0000"
+
+
+def test_minbpe_error_classes():
+    """minbpe asserts ``vocab_size >= 256`` (``AssertionError``); special-token names that
+    are not ``str`` end in a ``TypeError`` there (``re.escape``)."""
+    from verified_bpe.minbpe import BasicTokenizer, RegexTokenizer
+
+    from verified_bpe.errors import InvalidArgumentError, InvalidTypeError
+
+    for cls in (BasicTokenizer, RegexTokenizer):
+        tok = cls()
+        with pytest.raises(AssertionError):
+            tok.train("some text to train on", 255)
+        with pytest.raises(InvalidArgumentError):  # still the package's ValueError
+            tok.train("some text to train on", 100)
+        for name in (5, b"<|x|>", None):
+            with pytest.raises(InvalidTypeError):
+                tok.register_special_tokens({name: 300})
+            with pytest.raises(TypeError):
+                tok.register_special_tokens({name: 300})
+        with pytest.raises(InvalidArgumentError):
+            tok.register_special_tokens({"": 300})

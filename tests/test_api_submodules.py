@@ -55,14 +55,16 @@ def run_as_tiktoken(code: str) -> str:
 
 
 def test_load_tiktoken_bpe_equals_tiktokens(bpe_file):
-    assert our_load.load_tiktoken_bpe(str(bpe_file)) == tiktoken_load.load_tiktoken_bpe(
-        str(bpe_file)
-    )
+    ranks = tiktoken_load.load_tiktoken_bpe(str(bpe_file))
+    assert our_load.load_tiktoken_bpe(str(bpe_file)) == ranks
     digest = hashlib.sha256(bpe_file.read_bytes()).hexdigest()
     assert our_load.load_tiktoken_bpe(str(bpe_file), expected_hash=digest)
     for module in (our_load, tiktoken_load):
         with pytest.raises(ValueError, match="Hash mismatch"):
             module.load_tiktoken_bpe(str(bpe_file), expected_hash="0" * 64)
+        # an empty hash checks nothing (tiktoken: ``if expected_hash and ...``; issue 35)
+        assert module.load_tiktoken_bpe(str(bpe_file), expected_hash="") == ranks
+        assert module.read_file_cached(str(bpe_file), "") == bpe_file.read_bytes()
 
 
 def test_dump_is_read_back_by_tiktoken(bpe_file, tmp_path):
@@ -86,8 +88,15 @@ def test_model_tables_equal_tiktokens():
 
 
 def test_submodules_resolve_under_the_tiktoken_name():
+    """Also: ``import tiktoken`` alone binds ``tiktoken.model`` (ttok's ``--list-models``
+    reads ``tiktoken.model.MODEL_TO_ENCODING`` right after it), ``.core``, ``.registry``
+    as tiktoken's ``__init__`` does, and ``.load`` (issue 35)."""
     out = run_as_tiktoken(
-        "import tiktoken, tiktoken.core, tiktoken.registry\n"
+        "import tiktoken\n"
+        "print(tiktoken.model.MODEL_TO_ENCODING['gpt-4'], tiktoken.core.Encoding.__name__,\n"
+        "      tiktoken.registry.get_encoding is tiktoken.get_encoding,\n"
+        "      callable(tiktoken.load.load_tiktoken_bpe))\n"
+        "import tiktoken.core, tiktoken.registry\n"
         "from tiktoken.load import load_tiktoken_bpe, dump_tiktoken_bpe\n"
         "from tiktoken.model import MODEL_TO_ENCODING, MODEL_PREFIX_TO_ENCODING\n"
         "from tiktoken.core import Encoding\n"
@@ -97,7 +106,8 @@ def test_submodules_resolve_under_the_tiktoken_name():
         # ttok's --list-models path
         "for model, enc in MODEL_TO_ENCODING.items(): print(model, enc)\n"
     )
-    first, *models = out.splitlines()
+    bound, first, *models = out.splitlines()
+    assert bound == f"{tiktoken.model.MODEL_TO_ENCODING['gpt-4']} Encoding True True"
     assert first == f"{len(tiktoken_model.MODEL_TO_ENCODING)} verified_bpe.api.load"
     assert models == [f"{m} {e}" for m, e in tiktoken_model.MODEL_TO_ENCODING.items()]
     import verified_bpe.load  # noqa: F401  (the package's own name works too)

@@ -322,6 +322,38 @@ BAD_CALLS = {
     "encode_to_numpy None": lambda e: e.encode_to_numpy(None, disallowed_special=()),
     "encode_batch str": lambda e: e.encode_batch("ab"),
     "encode_batch 0 threads": lambda e: e.encode_batch(["a"], num_threads=0),
+    # issue 35: ids (or bytes, None) in allowed_special are a TypeError in tiktoken's core,
+    # in every variant; text with a special token is refused first (its Python check)
+    "allowed ids": lambda e: e.encode("hello", allowed_special={100257}),
+    "allowed ids, special in text": lambda e: e.encode("a" + EOT, allowed_special={100257}),
+    "allowed ids ()": lambda e: e.encode(
+        "a" + EOT, allowed_special={100257}, disallowed_special=()
+    ),
+    "allowed ids frozenset": lambda e: e.encode("a", allowed_special=frozenset({100257})),
+    "allowed mixed": lambda e: e.encode("a", allowed_special={EOT, 1}),
+    "allowed bytes": lambda e: e.encode("a", allowed_special={EOT.encode()}),
+    "allowed None item": lambda e: e.encode("a", allowed_special={None}),
+    "encode_batch allowed ids": lambda e: e.encode_batch(["a", EOT], allowed_special={100257}),
+    "encode_batch allowed ids, no text": lambda e: e.encode_batch([], allowed_special={100257}),
+    "encode_to_numpy allowed ids": lambda e: e.encode_to_numpy("a", allowed_special={100257}),
+    "encode_with_unstable allowed ids": lambda e: e.encode_with_unstable(
+        "a", allowed_special={100257}
+    ),
+}
+
+# issue 35: num_threads as tiktoken reads it (its ThreadPoolExecutor's max_workers), on every
+# batch method and on an empty batch too
+THREAD_COUNTS = [-1, 0, 1, 2, 2.0, 1.5, True, None, 2**31, 2**64, "2"]
+BATCH_CALLS = {
+    "encode_ordinary_batch": lambda e, n: e.encode_ordinary_batch(
+        ["hello", "world"], num_threads=n
+    ),
+    "encode_ordinary_batch []": lambda e, n: e.encode_ordinary_batch([], num_threads=n),
+    "encode_batch": lambda e, n: e.encode_batch(
+        ["hello", EOT], num_threads=n, allowed_special="all"
+    ),
+    "decode_batch": lambda e, n: e.decode_batch([[1, 2], [3]], num_threads=n),
+    "decode_bytes_batch": lambda e, n: e.decode_bytes_batch([[1, 2]], num_threads=n),
     "encode_batch None item": lambda e: e.encode_batch(["a", None]),
     "decode_batch bad item": lambda e: e.decode_batch([[1], [None]]),
     "decode_with_offsets unknown": lambda e: e.decode_with_offsets([10**6]),
@@ -334,6 +366,16 @@ BAD_CALLS = {
 def test_errors_as_tiktoken(pair, label):
     ours, oracle = pair
     _same(ours, oracle, BAD_CALLS[label])
+
+
+@pytest.mark.parametrize("label", list(BATCH_CALLS))
+def test_num_threads_as_tiktoken(pair, label):
+    """Where tiktoken raises (0, -1: ``ValueError``; ``"2"``: ``TypeError``) ours raises a
+    subclass; where it returns (``2.0``, ``1.5``, ``True``, ``None``, ``2**64``) ours returns
+    the same ids."""
+    ours, oracle = pair
+    for n in THREAD_COUNTS:
+        _same(ours, oracle, lambda e, n=n: BATCH_CALLS[label](e, n))
 
 
 # ---------------------------------------------------------------------------- special tokens

@@ -18,6 +18,7 @@ RANK = {
     "engine": 2,
     "formats": 3,
     "api": 4,
+    "hf": 4,
     "toolchain": 4,
     "verify": 5,
     "data": 5,

@@ -42,7 +42,6 @@ from __future__ import annotations
 import random
 import sys
 import time
-from dataclasses import dataclass, replace
 
 import pytest
 import regex
@@ -50,67 +49,31 @@ from verified_bpe.patterns import differing_characters
 
 from verified_bpe import patterns as pattern_strings
 from verified_bpe.spec.regex import patterns as terms
-from verified_bpe.spec.regex.ascii import ascii_orbit
 from verified_bpe.spec.regex.match import find_iter_spans, match_at
 from verified_bpe.spec.regex.print import to_regex
 from verified_bpe.spec.regex.syntax import (
     Alt,
     Caseless,
     Char,
-    Classes,
     Cls,
     Empty,
     Eos,
     Esc,
     Group,
     ItemChar,
-    ItemProp,
-    ItemRange,
-    NotAhead,
     Property,
     Re,
     Rep,
     Seq,
     Set,
 )
-from verified_bpe.spec.unicode import tables as ut
+from verified_bpe.verify import regex_gen
+from verified_bpe.verify.regex_gen import ALPHABET
 
 sys.setrecursionlimit(20000)
 
-#: The texts' alphabet: ASCII of every class, case-folding specials (long s, Kelvin sign),
-#: and one or two non-ASCII members of each property.
-ALPHABET = (
-    "abABsSkKxyz019 \t\n\r'!/-_\u017f\u212a\u00e9\u00c9\u01c5\u02b0\u05d0\u0301\u0663\u3000\u00a0"
-)
-
-_TABLES = {
-    Property.LETTER: ut.is_l,
-    Property.NUMBER: ut.is_n,
-    Property.UPPERCASE: ut.is_lu,
-    Property.LOWERCASE: ut.is_ll,
-    Property.TITLECASE: ut.is_lt,
-    Property.MODIFIER: ut.is_lm,
-    Property.OTHER_LETTER: ut.is_lo,
-    Property.MARK: ut.is_m,
-    Property.WHITE_SPACE: ut.is_white_space,
-}
-
-#: Case orbits of the alphabet's non-ASCII letters (Unicode simple case folding).
-_ORBITS = {0xE9: [0xC9], 0xC9: [0xE9], 0x1C5: [0x1C4, 0x1C6]}
-
-
-def _has(p: Property, x: int) -> bool:
-    return _TABLES[p](x)
-
-
-def _orbit(x: int) -> list[int]:
-    return _ORBITS.get(x) or ascii_orbit(x)
-
-
-#: tiktoken's tables, pinned case orbits.
-CLASSES = Classes(_has, _orbit)
-
-PROPERTIES = list(Property)
+CLASSES = regex_gen.CLASSES
+_orbit = regex_gen.orbit
 
 
 def test_alphabet_is_pinned() -> None:
@@ -123,108 +86,9 @@ def test_alphabet_is_pinned() -> None:
             assert same == (ord(a) in _orbit(ord(b))), (a, b)
 
 
-# --- random patterns of the fragment -------------------------------------------------------
+# --- random patterns of the fragment (verified_bpe.verify.regex_gen) ---------------------
 
-_LITERALS = ALPHABET  # `$` and `\` are not literals: the oracle rewrites every `$`
-_RANGE_ENDS = "abksxzAKSZ019"
-
-
-def _nullable(r: Re) -> bool:
-    """Whether ``r`` may match the empty string (a sound over-approximation)."""
-    if isinstance(r, (Char, Cls)):
-        return False
-    if isinstance(r, (Seq,)):
-        return _nullable(r.a) and _nullable(r.b)
-    if isinstance(r, Alt):
-        return _nullable(r.a) or _nullable(r.b)
-    if isinstance(r, Rep):
-        return r.lo == 0 or _nullable(r.r)
-    if isinstance(r, (Group, Caseless)):
-        return _nullable(r.r)
-    return True
-
-
-@dataclass(frozen=True)
-class _Mode:
-    r"""What a random pattern may contain: ``(?i:…)`` groups or negated classes, never both
-    (a ``regex`` bug, see the module docstring), and inside ``(?i:…)`` no ``\p{Lu}``,
-    ``\p{Ll}``, ``\p{Lt}`` (intended difference 4)."""
-
-    caseless: bool
-    inside_caseless: bool = False
-
-    def properties(self) -> list[Property]:
-        if self.inside_caseless:
-            return [p for p in PROPERTIES if p not in _CASED]
-        return PROPERTIES
-
-
-_CASED = (Property.UPPERCASE, Property.LOWERCASE, Property.TITLECASE)
-
-
-def _item(rng: random.Random, mode: _Mode) -> ItemChar | ItemRange | ItemProp:
-    kind = rng.randrange(3)
-    if kind == 0:
-        return ItemChar(ord(rng.choice(_LITERALS)))
-    if kind == 1:
-        lo, hi = sorted(ord(rng.choice(_RANGE_ENDS)) for _ in range(2))
-        return ItemRange(lo, hi)
-    return ItemProp(rng.choice(mode.properties()))
-
-
-def _atom(rng: random.Random, depth: int, mode: _Mode) -> Re:
-    kind = rng.randrange(10)
-    negated = not mode.caseless and rng.random() < 0.3
-    if kind <= 2:
-        return Char(ord(rng.choice(_LITERALS)))
-    if kind == 3:
-        return Cls(Esc(negated, rng.choice(mode.properties())))
-    if kind == 4:
-        items = tuple(_item(rng, mode) for _ in range(rng.randint(1, 3)))
-        return Cls(Set(negated, items))
-    if depth > 0 and kind == 5:
-        return Group(_re(rng, depth - 1, mode))
-    if depth > 0 and kind == 6 and mode.caseless:
-        return Caseless(_re(rng, depth - 1, replace(mode, inside_caseless=True)))
-    if depth > 0 and kind == 7:
-        return NotAhead(_re(rng, depth - 1, mode))
-    if kind == 8 and rng.random() < 0.3:
-        return Eos()
-    return Char(ord(rng.choice(_LITERALS)))
-
-
-def _repeatable(r: Re) -> Re:
-    return r if isinstance(r, (Char, Cls, Group, Caseless)) else Group(r)
-
-
-def _piece(rng: random.Random, depth: int, mode: _Mode) -> Re:
-    r = _atom(rng, depth, mode)
-    if rng.random() < 0.45:
-        lo, hi = rng.choice([(0, 1), (0, None), (1, None), (1, 3), (2, 2), (0, 2), (2, None)])
-        body = _repeatable(r)
-        if hi is None and _nullable(body):
-            return r
-        return Rep(body, lo, hi, rng.random() < 0.4)
-    return r
-
-
-def _re(rng: random.Random, depth: int, mode: _Mode) -> Re:
-    """A random term; alternations inside a concatenation get a group."""
-    kind = rng.randrange(5)
-    if kind <= 1:
-        return _piece(rng, depth, mode)
-    if kind <= 3:
-        a = _re(rng, depth - 1, mode) if depth else _piece(rng, 0, mode)
-        return Seq(Group(a) if isinstance(a, Alt) else a, _piece(rng, depth, mode))
-    if rng.random() < 0.1:
-        return Alt(Empty(), _piece(rng, depth, mode))
-    rest = _re(rng, depth - 1, mode) if depth else _piece(rng, 0, mode)
-    return Alt(_piece(rng, depth, mode), rest)
-
-
-def random_pattern(rng: random.Random) -> Re:
-    """A random pattern of the fragment (depth 0-3)."""
-    return _re(rng, rng.randint(0, 3), _Mode(caseless=rng.random() < 0.5))
+random_pattern = regex_gen.random_pattern
 
 
 def _oracle_pattern(r: Re) -> str:
@@ -273,10 +137,6 @@ def _check(r: Re, texts: list[str]) -> list[str]:
     return bad
 
 
-def _random_text(rng: random.Random) -> str:
-    return "".join(rng.choice(ALPHABET) for _ in range(rng.randint(0, 8)))
-
-
 def run_differential(
     n_patterns: int, seed: int, texts_per_pattern: int = 3
 ) -> tuple[int, list[str]]:
@@ -286,7 +146,7 @@ def run_differential(
     bad: list[str] = []
     for _ in range(n_patterns):
         r = random_pattern(rng)
-        bad += _check(r, [_random_text(rng) for _ in range(texts_per_pattern)])
+        bad += _check(r, [regex_gen.random_text(rng) for _ in range(texts_per_pattern)])
     return n_patterns * texts_per_pattern, bad
 
 

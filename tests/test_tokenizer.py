@@ -185,3 +185,15 @@ def test_spec_engine_uses_the_state_machine_for_all_text(monkeypatch, name):
 
 def test_ranks_are_shared_not_copied():
     assert Tokenizer.from_tiktoken("cl100k_base")._ranks is load_ranks("cl100k_base")
+
+
+def test_allowed_special_names_are_texts():
+    """A special token named by its id (``{100257}``) is a TypeError, as in tiktoken's core,
+    not silently ignored (issue 35); the same for the engine's own ``Tokenizer``."""
+    from verified_bpe.errors import InvalidTypeError
+
+    tok = Tokenizer.from_tiktoken("cl100k_base")
+    for bad in ({100257}, {b"<|endoftext|>"}, {"<|endoftext|>", None}):
+        with pytest.raises(InvalidTypeError):
+            tok.encode("hello", allowed_special=bad)
+    assert tok.encode("<|endoftext|>", allowed_special={"<|endoftext|>"}) == [100257]

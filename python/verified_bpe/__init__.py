@@ -20,7 +20,11 @@ The old flat paths (``verified_bpe.tokenizer``, ``verified_bpe.minbpe``,
 ``verified_bpe.gguf_vocab``, ...) still import (:mod:`verified_bpe._moved`).
 """
 
-from . import _moved  # noqa: F401  (first: the old import paths keep working)
+# ``_moved`` first (the old import paths, and tiktoken's submodule names, through its finder);
+# then, as tiktoken's ``__init__`` binds its submodules (ttok reads
+# ``tiktoken.model.MODEL_TO_ENCODING`` right after ``import tiktoken``), this package binds
+# ``core``, ``load``, ``model`` and ``registry`` under those names
+from . import _moved, core, load, model, registry  # noqa: F401
 from .api.encoding import Encoding
 from .api.registry import (
     encoding_for_model,

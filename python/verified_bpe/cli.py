@@ -11,6 +11,10 @@ Subcommands::
                                 encoding throughput (bench/bench_encode.py, source checkout)
     corpus  INPUT... --output DIR [--format F] [--engine E] ...
                                 files, folders, globs -> token shards (docs/corpus.md)
+    count   [--encoding E] [--json] [FILE ...]
+                                token counts per file and in total (stdin without FILE)
+
+``--version`` prints the version and the engine that encodes (native or fast).
 
 ``--encoding`` takes every encoding :func:`verified_bpe.api.registry.list_encoding_names`
 lists (``cl100k_base``, ``o200k_base``, ``o200k_harmony``).
@@ -50,7 +54,7 @@ ENCODINGS = tuple(list_encoding_names())
 #: The encodings ``bench/bench_encode.py`` times (the published vocabularies).
 BENCH_ENCODINGS = ("cl100k_base", "o200k_base")
 #: The sections of ``bench/bench_encode.py`` (its ``--sections``).
-BENCH_SECTIONS = ("table", "linear", "rss", "panic", "profile")
+BENCH_SECTIONS = ("table", "linear", "rss", "panic", "profile", "batch", "load")
 PROG = "verified-bpe"
 
 #: Most bytes read from stdin or ``--file`` (``/dev/zero`` or an endless pipe is refused
@@ -81,13 +85,15 @@ def read_input_text(text: str | None, file: str | None, stdin: IO[bytes]) -> str
         return argument_text(text)
     if file in (None, "-"):
         data = validate.read_bounded(stdin, MAX_INPUT_BYTES, "stdin")
+        what = "stdin"
     else:
         with open(file, "rb") as handle:  # type: ignore[arg-type]
             data = validate.read_bounded(handle, MAX_INPUT_BYTES, str(file))
+        what = f"the input file {file}"
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InvalidUtf8Error(data, f"input {exc.reason} at byte {exc.start}") from None
+        raise InvalidUtf8Error(data, f"{exc.reason} at byte {exc.start}", what) from None
 
 
 def argument_text(text: str) -> str:
@@ -102,7 +108,8 @@ def argument_text(text: str) -> str:
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise InvalidUtf8Error(data, f"argument {exc.reason} at byte {exc.start}") from None
+            reason = f"{exc.reason} at byte {exc.start}"
+            raise InvalidUtf8Error(data, reason, "the argument") from None
     return text
 
 
@@ -134,7 +141,11 @@ def iter_stdin_ids(stdin: IO[bytes]) -> Iterator[int]:
 
 # ---------------------------------------------------------------------------- tokenizers
 def load_codec(args: argparse.Namespace) -> Any:
-    """The tokenizer chosen by ``--encoding`` / ``--gguf`` / ``--model``."""
+    """The tokenizer chosen by ``--encoding`` / ``--gguf`` / ``--model`` / ``--tokenizer-json``."""
+    if getattr(args, "tokenizer_json", None) is not None:
+        from .hf import Tokenizer as HfTokenizer
+
+        return HfTokenizer.from_file(args.tokenizer_json)
     if args.gguf is not None:
         from .formats.gguf_vocab import tokenizer_from_gguf
 
@@ -175,6 +186,8 @@ def encode_with(codec: Any, text: str, allowed: list[str] | None, ordinary: bool
     or a list of tokens; ``ordinary`` encodes special-token text as text."""
     from .engine.tokenizer import Tokenizer
 
+    if hasattr(codec, "encode_batch"):  # a tokenizer.json: tokenizers' rules
+        return list(codec.encode(text).ids)
     if ordinary:
         return list(codec.encode_ordinary(text))
     if isinstance(codec, Tokenizer):
@@ -259,6 +272,47 @@ def cmd_train(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) -> 
     return 0
 
 
+def count_tokens(codec: Any, text: str) -> int:
+    """The number of ids ``encode_ordinary`` gives for ``text`` (special-token text counts
+    as ordinary text).  A :class:`~verified_bpe.engine.tokenizer.Tokenizer` whose pattern
+    allows it encodes the text in :func:`~verified_bpe.engine.tokenizer.text_blocks` (cuts
+    that change no piece) with ``encode_ordinary_batch``, a few blocks at a time: all cores,
+    and memory bounded by the blocks, not by the file's ids."""
+    from .engine.tokenizer import BLOCK_SAFE_PATTERNS, Tokenizer, text_blocks
+
+    if not isinstance(codec, Tokenizer) or codec.pattern not in BLOCK_SAFE_PATTERNS:
+        return len(encode_with(codec, text, None, ordinary=hasattr(codec, "encode_ordinary")))
+    threads = os.cpu_count() or 1
+    blocks = text_blocks(text)
+    total = 0
+    while group := [block for _, block in zip(range(4 * threads), blocks, strict=False)]:
+        total += sum(map(len, codec.encode_ordinary_batch(group, threads)))
+    return total
+
+
+def cmd_count(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) -> int:
+    """Token counts per file and in total (``wc``'s layout: ``COUNT NAME`` lines, a
+    ``total`` line for more than one file, the bare count for stdin alone)."""
+    codec = None
+    counts: list[tuple[str, int]] = []
+    for name in args.files or ["-"]:
+        text = read_input_text(None, name, stdin)  # before the vocabulary: errors come fast
+        if codec is None:
+            codec = load_codec(args)
+        counts.append((name, count_tokens(codec, text)))
+    total = sum(count for _, count in counts)
+    if args.json:
+        files = [{"file": name, "tokens": count} for name, count in counts]
+        out = json.dumps({"files": files, "total": total})
+    elif args.files:
+        lines = [f"{count} {name}" for name, count in counts]
+        out = "\n".join(lines + ([f"{total} total"] if len(counts) > 1 else []))
+    else:
+        out = str(total)
+    stdout.write(out.encode("utf-8") + b"\n")
+    return 0
+
+
 def verify_argv(args: argparse.Namespace) -> list[str]:
     """The ``python -m verified_bpe.toolchain`` arguments for ``verify``'s options."""
     argv = ["--jobs", str(args.jobs)]
@@ -270,8 +324,16 @@ def verify_argv(args: argparse.Namespace) -> list[str]:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from .toolchain.__main__ import is_checkout, repo_containing
     from .toolchain.__main__ import main as toolchain_main
 
+    if args.repo is None and repo_containing(Path.cwd()) is None:
+        raise CliError(
+            "verify checks the Lean proofs of a source checkout, and none contains the "
+            "current directory (no lakefile.lean and lean/): cd into one or pass --repo DIR"
+        )
+    if args.repo is not None and not is_checkout(Path(args.repo)):
+        raise CliError(f"--repo {args.repo}: not a source checkout (no lakefile.lean and lean/)")
     return int(toolchain_main(verify_argv(args)) or 0)
 
 
@@ -301,13 +363,36 @@ def bench_argv(args: argparse.Namespace) -> list[str]:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    """Run ``bench/bench_encode.py`` on the package this command runs from (the installed
+    one, with its native engine when it was built; not the checkout's ``python/``)."""
+    import importlib.util
+
     script = find_bench_script()
     if script is None:
-        raise CliError("bench/bench_encode.py not found (run from a source checkout)")
+        raise CliError(
+            "bench runs bench/bench_encode.py of a source checkout, and none contains the "
+            "current directory: cd into one"
+        )
+    if importlib.util.find_spec("tiktoken") is None:
+        raise CliError(
+            "bench times tiktoken and checks every id against it, and tiktoken is not "
+            "installed: pip install tiktoken"
+        )
+    return subprocess.call([sys.executable, str(script), *bench_argv(args)], env=bench_env())
+
+
+def bench_env() -> dict[str, str]:
+    """The environment for the benchmark: this package's folder first on ``PYTHONPATH``,
+    unless it is a site directory, which the child finds by itself (putting one before the
+    standard library could shadow it)."""
+    import site
+
     env = dict(os.environ)
-    python_dir = str(script.parent.parent / "python")
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [python_dir, env.get("PYTHONPATH")]))
-    return subprocess.call([sys.executable, str(script), *bench_argv(args)], env=env)
+    parent = Path(__file__).resolve().parent.parent
+    sites = {Path(p).resolve() for p in [*site.getsitepackages(), site.getusersitepackages()]}
+    if parent not in sites:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(parent), env.get("PYTHONPATH")]))
+    return env
 
 
 # ---------------------------------------------------------------------------- parser
@@ -321,6 +406,11 @@ def _add_tokenizer_options(p: argparse.ArgumentParser) -> None:
     )
     which.add_argument("--gguf", metavar="FILE", help="use the BPE vocabulary of a GGUF file")
     which.add_argument("--model", metavar="FILE", help="use a trained .model file (from train)")
+    which.add_argument(
+        "--tokenizer-json",
+        metavar="FILE",
+        help="use a Hugging Face tokenizer.json (byte-level BPE)",
+    )
     p.add_argument(
         "--engine",
         choices=("native", "fast", "spec"),
@@ -337,6 +427,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         description="A byte-level BPE tokenizer whose roundtrip decode(encode(s)) = s is "
         "proven in Lean 4 (cl100k_base / o200k_base, GGUF vocabularies, training).",
         epilog="Exit status: 0 ok, 1 error in the input (one line on stderr), 2 usage error.",
+    )
+    parser.add_argument(
+        "--version", action=_VersionAction, help="print the version and the engine, and exit"
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -459,6 +552,15 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         metavar="LIST",
         help=f"comma-separated subset of {','.join(BENCH_SECTIONS)} (default: all)",
     )
+    cnt = sub.add_parser(
+        "count",
+        help="token counts per file and in total",
+        description="Count the tokens of each FILE (default: stdin) and their total; "
+        "special-token text counts as ordinary text (encode_ordinary).",
+    )
+    cnt.add_argument("files", nargs="*", metavar="FILE", help="files to count ('-': stdin)")
+    _add_tokenizer_options(cnt)
+    cnt.add_argument("--json", action="store_true", help='print {"files": [...], "total": N}')
     _add_corpus_parser(sub)
     return parser
 
@@ -525,6 +627,29 @@ def cmd_corpus(args: argparse.Namespace) -> int:
         shard_bytes=max(1, int(args.shard_mb * 1e6)),
     )
     return 0
+
+
+def version_line() -> str:
+    """``verified-bpe VERSION (engine: native|fast)``: the engine a default ``Encoding`` uses."""
+    from . import __version__
+    from .engine import native
+
+    engine = (
+        "native" if native.available() else "fast (pure Python: the native engine is not built)"
+    )
+    return f"{PROG} {__version__} (engine: {engine})"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: print :func:`version_line` on stdout and exit 0 (computed only then)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        kwargs.update(nargs=0, default=argparse.SUPPRESS)
+        super().__init__(option_strings, argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        print(version_line())
+        parser.exit()
 
 
 def _integer_at_least(minimum: int, what: str) -> Callable[[str], int]:
@@ -617,6 +742,8 @@ def _dispatch(args: argparse.Namespace, stdin: IO[bytes], stdout: IO[bytes]) -> 
         return cmd_verify(args)
     if args.command == "corpus":
         return cmd_corpus(args)
+    if args.command == "count":
+        return cmd_count(args, stdin, stdout)
     return cmd_bench(args)
 
 

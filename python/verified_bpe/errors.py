@@ -37,10 +37,14 @@ class NonAsciiError(BpeError):
 
 
 class InvalidUtf8Error(BpeError):
-    """Decoded bytes are not valid UTF-8 (Lean: ``String.fromUTF8?`` returns ``none``)."""
+    """Decoded bytes are not valid UTF-8 (Lean: ``String.fromUTF8?`` returns ``none``), or
+    an input named by ``what`` (a file, stdin) is not."""
 
-    def __init__(self, data: bytes, reason: str) -> None:
-        super().__init__(f"decoded bytes are not valid UTF-8: {reason}")
+    def __init__(self, data: bytes, reason: str, what: str | None = None) -> None:
+        if what is None:
+            super().__init__(f"decoded bytes are not valid UTF-8: {reason}")
+        else:
+            super().__init__(f"{what} is not valid UTF-8: {reason}")
         self.data = data
         self.reason = reason
 
@@ -277,3 +281,28 @@ def require(module: str, install: str, what: str) -> object:
 
 
 __all__ += ["MissingExtraError", "require"]
+
+
+class MalformedTokenizerJsonError(BpeError):
+    """A Hugging Face ``tokenizer.json`` cannot be read: not JSON, a missing or mistyped
+    field, a merge naming an unknown token...  ``path`` is the file (``None`` for a string);
+    ``str(error)`` reads ``path: message``."""
+
+    def __init__(self, message: str, path: str | None = None) -> None:
+        super().__init__(f"{path}: {message}" if path is not None else message)
+        self.message = message
+        self.path = path
+
+
+class UnsupportedTokenizerJsonError(MalformedTokenizerJsonError):
+    """A ``tokenizer.json`` uses a component or option :mod:`verified_bpe.hf` does not
+    implement (a WordPiece or Unigram model, a ``Metaspace`` pre-tokenizer, BPE dropout...):
+    refused when the file is loaded, never encoded differently.  ``component`` names it
+    (``"model.type=WordPiece"``, ``"normalizer.type=Precompiled"``...)."""
+
+    def __init__(self, component: str, path: str | None = None) -> None:
+        super().__init__(f"unsupported tokenizer.json component {component}", path=path)
+        self.component = component
+
+
+__all__ += ["MalformedTokenizerJsonError", "UnsupportedTokenizerJsonError"]

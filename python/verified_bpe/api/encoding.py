@@ -206,7 +206,7 @@ class Encoding:
         gives the same exception): resolve ``"all"``, refuse text matching a disallowed
         token, then what the core checks: the text (lone surrogates: ``UnicodeEncodeError``
         unless ``replace_surrogates``, as in tiktoken's ``encode``), then ``allowed_special``
-        (a ``set`` or ``frozenset``, else ``TypeError``)."""
+        (a ``set`` or ``frozenset`` of ``str``, else ``TypeError``)."""
         if allowed_special == "all":
             allowed_special = self.special_tokens_set
         if disallowed_special == "all":
@@ -225,6 +225,7 @@ class Encoding:
                 f"allowed_special must be 'all', a set or a frozenset, "
                 f"not {type(allowed_special).__name__!r}"
             )
+        validate.special_names(allowed_special, "allowed_special")  # tiktoken's core: set of str
         return frozenset(allowed_special)
 
     def _encode_checked(
@@ -477,6 +478,13 @@ class Encoding:
         if not isinstance(token, int):
             raise _TypeAssertion(f"token must be an int, not {type(token).__name__!r}")
         return token in self._special_token_values
+
+    @property
+    def engine(self) -> str:
+        """The engine that encodes (not in tiktoken): ``"native"`` (the Rust extension, the
+        default when the install built it) or ``"fast"`` (pure Python, the fallback); see
+        :mod:`verified_bpe.engine.tokenizer`."""
+        return self._tokenizer.engine
 
     @property
     def n_vocab(self) -> int:

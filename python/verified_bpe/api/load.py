@@ -56,10 +56,11 @@ def check_hash(data: bytes, expected_hash: str) -> bool:
 
 def read_file_cached(blobpath: str, expected_hash: str | None = None) -> bytes:
     """:func:`read_file`, checked against ``expected_hash`` (``ValueError`` on a mismatch,
-    as tiktoken).  The published files are already cached by their offline sources."""
+    as tiktoken; ``None`` or ``""`` checks nothing, as tiktoken).  The published files are
+    already cached by their offline sources."""
     data = read_file(blobpath)
     published = os.fspath(blobpath) in PUBLISHED
-    if expected_hash is not None and not published and not check_hash(data, expected_hash):
+    if expected_hash and not published and not check_hash(data, expected_hash):
         raise ValueError(
             f"Hash mismatch for data downloaded from {blobpath} (expected {expected_hash}). "
             "This may indicate a corrupted download. Please try again."

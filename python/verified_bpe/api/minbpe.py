@@ -21,6 +21,7 @@ the cl100k byte shuffle.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,7 +33,7 @@ from ..engine.tokenizer import Tokenizer as _FastTokenizer
 from ..engine.tokenizer import _named_spec_tables
 from ..engine.vocab import special_tokens as _published_special_tokens
 from ..errors import DisallowedSpecialTokenError, UnknownTokenError
-from ..formats.model_io import SHUFFLED_HEADER, format_vocab, render_token
+from ..formats.model_io import SHUFFLED_HEADER, format_vocab
 from ..spec.seed.encode import decode_chunk, encode_with
 from ..spec.seed.merge import get_stats as _spec_get_stats
 from ..spec.seed.merge import merge
@@ -57,6 +58,20 @@ def get_stats(
     for pair, n in found.items():
         counts[pair] = counts.get(pair, 0) + n
     return counts
+
+
+def replace_control_characters(s: str) -> str:
+    """minbpe's: every character of a Unicode category ``C*`` (control, format, surrogate,
+    private use, unassigned) written ``\\u`` + at least four lowercase hex digits
+    (``"\\x00"`` -> ``"\\u0000"``); the others as they are."""
+    return "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch)[0] == "C" else ch for ch in s)
+
+
+def render_token(t: bytes) -> str:
+    """minbpe's ``render_token``: the bytes decoded as UTF-8 (invalid bytes become U+FFFD),
+    then :func:`replace_control_characters`.  Lossy, unlike the package's own
+    :func:`~verified_bpe.formats.model_io.render_token` (the ``.vocab`` files' escaping)."""
+    return replace_control_characters(t.decode("utf-8", errors="replace"))
 
 
 class MinbpeDisallowedSpecialTokenError(DisallowedSpecialTokenError, AssertionError):
@@ -222,4 +237,5 @@ __all__ = [
     "get_stats",
     "merge",
     "render_token",
+    "replace_control_characters",
 ]

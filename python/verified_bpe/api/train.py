@@ -291,7 +291,7 @@ class BasicTokenizer:
         if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
             raise InvalidTypeError("vocab_size", f"must be an int, not {type(vocab_size).__name__}")
         if vocab_size < FIRST_MERGE_ID:
-            raise ValueError(f"vocab_size must be at least 256, not {vocab_size}")
+            raise _SizeAssertion("vocab_size", f"must be at least 256, not {vocab_size}")
         num_merges = vocab_size - FIRST_MERGE_ID
         chunks = self._pre_tokenize(text.encode("utf-8"))
         report = _printer(num_merges) if verbose else None
@@ -475,6 +475,11 @@ def _allowed_specials(
     return set(allowed_special) & set(special_tokens)  # others are ignored, as in minbpe
 
 
+class _SizeAssertion(InvalidArgumentError, AssertionError):
+    """minbpe asserts ``vocab_size >= 256`` (``AssertionError``); here it is also the
+    package's typed error (a ``ValueError``), and ``python -O`` does not silence it."""
+
+
 def _with_specials(
     specials: Mapping[str, int], decoder: Mapping[int, bytes], added: Mapping[str, int]
 ) -> tuple[dict[str, int], dict[int, bytes]]:
@@ -482,8 +487,12 @@ def _with_specials(
     checked (inputs unchanged, so callers can swap the results in atomically)."""
     new_specials, new_decoder = dict(specials), dict(decoder)
     for text, idx in added.items():
-        if not isinstance(text, str) or not text:
-            raise InvalidArgumentError("special token", f"must be a non-empty str, not {text!r}")
+        if not isinstance(text, str):  # minbpe ends in a TypeError (re.escape)
+            raise InvalidTypeError(
+                "special token", f"must be a non-empty str, not {type(text).__name__} {text!r}"
+            )
+        if not text:
+            raise InvalidArgumentError("special token", "must be a non-empty str, not ''")
         validate.token_id(idx, f"special token {text!r}")
         old = new_specials.get(text)
         if old is not None and old != idx:

@@ -24,6 +24,7 @@ import re
 import warnings
 from collections.abc import Mapping, Sequence
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from ..errors import MalformedVocabError, MissingRankError
@@ -154,6 +155,8 @@ class NativeEngineMissingWarning(RuntimeWarning):
 
 
 _warned = False
+#: The package whose extension was looked for (named in the warning).
+_PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 
 def available() -> bool:
@@ -170,9 +173,10 @@ def default_engine() -> str:
     if not _warned:
         _warned = True
         warnings.warn(
-            "verified_bpe: the native engine is not built (no Rust toolchain when the package "
-            "was installed); using the pure-Python engine (engine='fast'). Install Rust "
-            "(cargo) and reinstall the package for the native engine.",
+            f"verified_bpe: the native engine is not built in {_PACKAGE_DIR} (an install "
+            "without a Rust toolchain, or a source tree used without installing it); using "
+            "the pure-Python engine (engine='fast'). Install Rust (cargo) and reinstall the "
+            "package for the native engine.",
             NativeEngineMissingWarning,
             stacklevel=3,
         )

@@ -478,7 +478,9 @@ class Tokenizer:
 
     def encode_ordinary_batch(self, texts: Sequence[str], num_threads: int = 8) -> list[list[int]]:
         """:meth:`encode_ordinary` on each text; the native engine runs them on
-        ``num_threads`` threads without the GIL (when it splits the pattern itself)."""
+        ``num_threads`` threads without the GIL (when it splits the pattern itself);
+        ``num_threads`` is read as tiktoken reads it (:func:`~.validate.thread_count`)."""
+        num_threads = validate.thread_count(num_threads, len(texts))
         if self._native is not None and self._native.splits:
             checked = [validate.text(t, "text") for t in texts]
             try:
@@ -529,6 +531,7 @@ class Tokenizer:
         """
         text = _fix_surrogates(validate.text(text, "text"))
         allowed = set(self._special_tokens) if allowed_special == "all" else set(allowed_special)
+        validate.special_names(allowed, "allowed_special")
         if disallowed_special == "all":
             disallowed = set(self._special_tokens) - allowed
         else:

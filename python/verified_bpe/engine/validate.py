@@ -9,10 +9,11 @@ digits; a vocabulary file is a regular file).  Errors:
 
 from __future__ import annotations
 
+import math
 import os
 import stat
 from collections.abc import Iterable
-from typing import IO
+from typing import IO, Any
 
 from ..errors import InvalidArgumentError, InvalidTypeError, NotRegularFileError
 
@@ -52,6 +53,43 @@ def text(value: object, argument: str) -> str:
     if not isinstance(value, str):
         raise InvalidTypeError(argument, f"must be a str, not {type(value).__name__}")
     return value
+
+
+def special_names(values: Iterable[object], argument: str) -> None:
+    """Refuse a special token named by anything but its text (an id such as ``100257``,
+    bytes, ``None``): :class:`~verified_bpe.errors.InvalidTypeError` naming ``argument``,
+    a ``TypeError`` as tiktoken's core raises."""
+    for value in values:
+        if not isinstance(value, str):
+            raise InvalidTypeError(
+                argument,
+                f"special tokens are named by their text (str), not {type(value).__name__} "
+                f"({value!r})",
+            )
+
+
+def thread_count(num_threads: Any, n_tasks: int) -> int:
+    """How many threads run ``n_tasks`` tasks when ``num_threads`` are asked for, read as
+    tiktoken's batches read it (they hand it to ``ThreadPoolExecutor(max_workers=...)``):
+    ``None`` is the executor's default, a number above 0 is an upper bound (``2.0``, ``1.5``
+    and ``2**64`` included), 0 or less is a ``ValueError``
+    (:class:`~verified_bpe.errors.InvalidArgumentError`), a value that does not compare with
+    0 a ``TypeError`` (:class:`~verified_bpe.errors.InvalidTypeError`).  The result is
+    1..``max(n_tasks, 1)``."""
+    if num_threads is None:
+        num_threads = min(32, (os.cpu_count() or 1) + 4)
+    try:
+        positive = num_threads > 0
+    except TypeError:
+        raise InvalidTypeError(
+            "num_threads", f"must be a number, not {type(num_threads).__name__}"
+        ) from None
+    if not positive:
+        raise InvalidArgumentError("num_threads", f"must be greater than 0, not {num_threads!r}")
+    cap = max(n_tasks, 1)
+    if num_threads >= cap:
+        return cap
+    return max(1, min(cap, math.ceil(num_threads)))
 
 
 def decimal(word: str, argument: str, max_digits: int = MAX_DECIMAL_DIGITS) -> int:

@@ -36,13 +36,12 @@ from . import gguf_file
 from .special_split import by_length, choose_specials, partition_special
 
 SPACE = "\u2581"
-KEYS = (
-    "tokenizer.ggml.model",
-    "tokenizer.ggml.tokens",
-    "tokenizer.ggml.scores",
-    "tokenizer.ggml.token_type",
-    "tokenizer.ggml.add_space_prefix",
-)
+KEY_MODEL = "tokenizer.ggml.model"
+KEY_TOKENS = "tokenizer.ggml.tokens"
+KEY_SCORES = "tokenizer.ggml.scores"
+KEY_TOKEN_TYPE = "tokenizer.ggml.token_type"
+KEY_ADD_SPACE_PREFIX = "tokenizer.ggml.add_space_prefix"
+KEYS = (KEY_MODEL, KEY_TOKENS, KEY_SCORES, KEY_TOKEN_TYPE, KEY_ADD_SPACE_PREFIX)
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
 
 
@@ -162,25 +161,31 @@ class SentencePieceBpeTokenizer:
 
 
 def spm_tokenizer_from_gguf(path: str | os.PathLike[str]) -> SentencePieceBpeTokenizer:
-    """Read a SentencePiece (``"llama"``) GGUF file; errors name the file."""
+    """Read a SentencePiece (``"llama"``) GGUF file; errors name the file.  Each value's
+    type is checked before it is read (:class:`~.gguf_file.GgufMetadata`): tokens an array
+    of non-empty strings, scores of numbers and token types of integers, one per token,
+    ``add_space_prefix`` a bool."""
     where = os.fspath(path)
     check_regular_file(where)
     try:
-        meta = gguf_file.read_metadata(where, KEYS)
-        model = meta.get(KEYS[0])
-        if model is None or model.type != gguf_file.STRING:
-            raise MalformedGgufError(f"{KEYS[0]!r} is missing or not a string")
-        if model.value != "llama":
-            raise UnsupportedGgufModelError(model.value, path=where)
-        arrays = []
-        for key in KEYS[1:4]:
-            v = meta.get(key)
-            if v is None or v.type != gguf_file.ARRAY:
-                raise MalformedGgufError(f"{key!r} is missing or not an array")
-            arrays.append(v.value)
-        prefix = meta.get(KEYS[4])
+        with gguf_file.open_metadata(where, (KEY_TOKENS,)) as meta:
+            model = meta.string(KEY_MODEL, required=True)
+            if model != "llama":
+                raise UnsupportedGgufModelError(str(model), path=where)
+            tokens = meta.strings(KEY_TOKENS, required=True, nonempty=True)
+            assert tokens is not None
+            scores = meta.numbers(KEY_SCORES, required=True, per_token=len(tokens))
+            types = meta.integers(KEY_TOKEN_TYPE, per_token=len(tokens))
+            if types is None:
+                raise MalformedGgufError(f"missing key {KEY_TOKEN_TYPE!r}")
+            prefix = meta.boolean(KEY_ADD_SPACE_PREFIX)
+        assert scores is not None
         return SentencePieceBpeTokenizer(
-            *arrays, add_space_prefix=True if prefix is None else bool(prefix.value), name=where
+            tokens,
+            scores,
+            types,
+            add_space_prefix=True if prefix is None else prefix,
+            name=where,
         )
     except UnsupportedGgufModelError:
         raise

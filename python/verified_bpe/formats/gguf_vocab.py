@@ -36,7 +36,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from itertools import accumulate
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..engine.merge_list import merge_parts
 from ..engine.patterns import (
@@ -59,7 +59,6 @@ from ..errors import (
     UnsupportedGgufModelError,
 )
 from . import gguf_file
-from .gguf_file import GgufValue
 from .special_split import by_length, choose_specials, partition_special
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -230,53 +229,6 @@ class GgufVocab:
         return None
 
 
-_TOKENIZER_KEYS = (
-    KEY_MODEL, KEY_PRE, KEY_TOKENS, KEY_MERGES, KEY_TOKEN_TYPE, KEY_BOS, KEY_EOS,
-)  # fmt: skip
-
-
-def _get_string(meta: Mapping[str, GgufValue], key: str, required: bool) -> str | None:
-    v = meta.get(key)
-    if v is None:
-        if required:
-            raise MalformedGgufError(f"missing key {key!r}")
-        return None
-    if v.type != gguf_file.STRING:
-        raise MalformedGgufError(f"{key!r} must be a string, not {v.type_name}")
-    return str(v.value)
-
-
-def _get_int(meta: Mapping[str, GgufValue], key: str) -> int | None:
-    v = meta.get(key)
-    if v is None:
-        return None
-    if v.type not in gguf_file.INTEGER_TYPES:
-        raise MalformedGgufError(f"{key!r} must be an integer, not {v.type_name}")
-    return int(v.value)
-
-
-def _get_array(
-    meta: Mapping[str, GgufValue], key: str, element: str, required: bool
-) -> list[Any] | None:
-    v = meta.get(key)
-    if v is None:
-        if required:
-            raise MalformedGgufError(f"missing key {key!r}")
-        return None
-    if v.type != gguf_file.ARRAY:
-        raise MalformedGgufError(f"{key!r} must be an array, not {v.type_name}")
-    if not v.value:
-        return []
-    ok = (
-        v.element == gguf_file.STRING
-        if element == "string"
-        else v.element in gguf_file.INTEGER_TYPES
-    )
-    if not ok:
-        raise MalformedGgufError(f"{key!r} must be an array of {element}s, not {v.type_name}")
-    return list(v.value)
-
-
 @cache
 def _spelling_table() -> dict[int, str]:
     """``str.translate`` table: a Latin-1 character (standing for its byte) -> the byte's
@@ -438,23 +390,23 @@ def read_gguf_vocab(path: str | os.PathLike[str]) -> GgufVocab:
     check_regular_file(where)  # a FIFO would block, a device never end
     try:
         try:
-            meta = gguf_file.read_metadata(where, _TOKENIZER_KEYS)
+            with gguf_file.open_metadata(where, (KEY_TOKENS, KEY_MERGES)) as meta:
+                model = meta.string(KEY_MODEL, required=True)
+                assert model is not None
+                if model != "gpt2":
+                    raise UnsupportedGgufModelError(model, path=where)
+                pre = meta.string(KEY_PRE) or "default"
+                texts = meta.strings(KEY_TOKENS, required=True, nonempty=True)
+                assert texts is not None
+                types = meta.integers(KEY_TOKEN_TYPE, per_token=len(texts))
+                merge_lines = meta.strings(KEY_MERGES, required=True, nonempty=True)
+                bos = meta.integer(KEY_BOS)
+                eos = meta.integer(KEY_EOS)
         except OSError as exc:
             if exc.filename is not None:
                 raise
             raise OSError(exc.errno, exc.strerror or str(exc), where) from None
-        model = _get_string(meta, KEY_MODEL, required=True)
-        assert model is not None
-        if model != "gpt2":
-            raise UnsupportedGgufModelError(model, path=where)
-        pre = _get_string(meta, KEY_PRE, required=False) or "default"
-        texts = _get_array(meta, KEY_TOKENS, "string", required=True)
-        types = _get_array(meta, KEY_TOKEN_TYPE, "integer", required=False)
-        merge_lines = _get_array(meta, KEY_MERGES, "string", required=True)
-        bos = _get_int(meta, KEY_BOS)
-        eos = _get_int(meta, KEY_EOS)
-        del meta
-        assert texts is not None and merge_lines is not None
+        assert merge_lines is not None
         if not texts:
             raise MalformedGgufError(f"{KEY_TOKENS!r} is empty")
         specials, odd, text_ids = _decode_tokens(texts, types)

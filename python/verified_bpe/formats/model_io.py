@@ -187,6 +187,24 @@ def _parse_merge(text: str, line: int, next_id: int) -> Pair:
     return (p0, p1)
 
 
+def _check_header(first_line: str, header: str) -> None:
+    """The first line must be ``header``: anything else is not a ``.model`` file at all
+    (checked before anything else, so a text file is reported as such, not as truncated).
+    The line is not shown: the file may be anything."""
+    found = first_line.removesuffix("\r").strip()
+    if found == header:
+        return
+    if found == MODEL_HEADER:  # a plain minbpe file where a GPT4Tokenizer one is expected
+        raise MalformedModelError(f"bad header: the first line is not {header!r}", 1)
+    if found == SHUFFLED_HEADER:
+        raise MalformedModelError(
+            "a GPT4Tokenizer file (merges in cl100k's byte-shuffled ids): "
+            "load it with verified_bpe.minbpe.GPT4Tokenizer().load",
+            1,
+        )
+    raise MalformedModelError(f"not a minbpe .model file (its first line is not {header!r})", 1)
+
+
 def _split_lines(text: str) -> list[str]:
     """The lines of a ``.model`` text (``\\r\\n`` accepted); the text must end with ``\\n``."""
     if not text:
@@ -206,15 +224,9 @@ def parse_model(text: str, header: str = MODEL_HEADER) -> ModelData:
     giving the same bytes (possible in a hand-written file) are rejected.  Every failure is a
     :class:`~verified_bpe.errors.MalformedModelError` carrying the line number.
     """
+    if text:
+        _check_header(text.partition("\n")[0], header)
     lines = _split_lines(text)
-    if lines[0].strip() != header:  # the line is not shown: the file may be anything
-        if lines[0].strip() == SHUFFLED_HEADER:
-            raise MalformedModelError(
-                "a GPT4Tokenizer file (merges in cl100k's byte-shuffled ids): "
-                "load it with verified_bpe.minbpe.GPT4Tokenizer().load",
-                1,
-            )
-        raise MalformedModelError(f"bad header: the first line is not {header!r}", 1)
     if len(lines) < 3:
         what = "pattern line" if len(lines) < 2 else "number of special tokens"
         raise MalformedModelError(f"truncated: no {what}", len(lines) + 1)
@@ -311,6 +323,10 @@ def read_model(path: str | Path, header: str = MODEL_HEADER) -> ModelData:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
+        try:
+            _check_header(raw.partition(b"\n")[0].decode("utf-8", "replace"), header)
+        except MalformedModelError as bad:
+            raise MalformedModelError(bad.message, bad.line, str(path)) from None
         raise MalformedModelError(f"not UTF-8 ({exc.reason})", line, str(path)) from None
     try:
         return parse_model(text, header)

@@ -13,11 +13,24 @@ from .install import ToolchainError
 from .runner import LeanRunner
 
 
+def is_checkout(d: Path) -> bool:
+    """Whether ``d`` is the project's source checkout (``lakefile.lean`` and ``lean/``)."""
+    return (d / "lakefile.lean").exists() and (d / "lean").is_dir()
+
+
+def repo_containing(start: Path) -> Path | None:
+    """The source checkout containing ``start``, if any."""
+    return next((d for d in [start, *start.parents] if is_checkout(d)), None)
+
+
 def find_repo(start: Path) -> Path:
-    for d in [start, *start.parents]:
-        if (d / "lakefile.lean").exists() and (d / "lean").is_dir():
-            return d
-    raise SystemExit("not inside the project (no lakefile.lean + lean/ found)")
+    repo = repo_containing(start)
+    if repo is None:
+        raise SystemExit(
+            "python -m verified_bpe.toolchain: error: not inside a source checkout (no "
+            "lakefile.lean and lean/ here or above); cd into one or pass --repo DIR"
+        )
+    return repo
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,19 +6,22 @@ for most of them, test vectors: ``.inp`` (texts separated by ``\\n__ggml_vocab_t
 and ``.out`` (one line of space-separated token ids per text, what the reference tokenizer
 gives with no special tokens added).
 
-:func:`fetch_sdist` downloads the sdist into the cache (default ``.cache/testdata`` at the
-repository root; ``VERIFIED_BPE_TESTDATA`` overrides it) and checks its SHA-256 against
+:func:`fetch_sdist` downloads the sdist into the cache (:func:`cache_dir`: ``.cache/testdata``
+at the repository root in a source checkout, else ``~/.cache/verified_bpe/testdata``;
+``VERIFIED_BPE_TESTDATA`` overrides it) and checks its SHA-256 against
 :data:`SDIST_SHA256`; :func:`models_dir` extracts the vocabulary files (and llama.cpp's
 ``src/llama-vocab.cpp`` and ``src/unicode.cpp``, the sources of the pre-tokenizer regexes).
 Nothing here is committed.  A failed download or a wrong hash raises
 :class:`TestDataError` (never a silent skip).
 
-Command line: ``python -m verified_bpe.verify.testdata`` fetches, extracts and lists the
-models with their vector counts.
+Command line: ``python -m verified_bpe.verify.testdata [--dir DIR] [--print-dir]`` fetches,
+extracts and lists the models with their vector counts, then prints the folder that holds
+them (``--print-dir``: only that folder, for ``$(...)`` in a shell).
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import os
 import shutil
@@ -52,11 +55,23 @@ class TestDataError(BpeError):
 
 
 def cache_dir() -> Path:
-    """``$VERIFIED_BPE_TESTDATA`` or ``.cache/testdata`` at the repository root."""
+    """``$VERIFIED_BPE_TESTDATA``, else :func:`default_cache_dir` of this package."""
     env = os.environ.get("VERIFIED_BPE_TESTDATA")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[3] / ".cache" / "testdata"
+    return default_cache_dir(Path(__file__))
+
+
+def default_cache_dir(module_file: Path) -> Path:
+    """``.cache/testdata`` at the root of the source checkout holding ``module_file`` (this
+    module's path, ``python/verified_bpe/verify/testdata.py``); for an installed package
+    (no ``lakefile.lean`` there), ``$XDG_CACHE_HOME/verified_bpe/testdata`` (default
+    ``~/.cache/verified_bpe/testdata``), never a folder inside the installation."""
+    root = module_file.resolve().parents[3]
+    if (root / "lakefile.lean").is_file() and (root / "python").is_dir():
+        return root / ".cache" / "testdata"
+    user_cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(user_cache) / "verified_bpe" / "testdata"
 
 
 def sha256_file(path: Path) -> str:
@@ -181,10 +196,39 @@ def gpt2_tiktoken_files(directory: Path | None = None) -> dict[str, bytes]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Fetch, extract and list the models with their vector counts."""
-    del argv
-    for name in model_names():
-        print(f"{name}: {len(read_vectors(name))} vectors")
+    """Fetch, extract and list the models with their vector counts, then their folder."""
+    parser = argparse.ArgumentParser(
+        prog="python -m verified_bpe.verify.testdata",
+        description=f"Fetch llama.cpp's vocabulary files and test vectors once (the "
+        f"llama-cpp-python {SDIST_VERSION} sdist from PyPI, {SDIST_SIZE // 1_000_000} MB, "
+        "SHA-256 checked), extract them, list them with their vector counts and print "
+        "the folder that holds them.",
+    )
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="download folder (default: $VERIFIED_BPE_TESTDATA, else "
+        f"{default_cache_dir(Path(__file__))})",
+    )
+    parser.add_argument(
+        "--print-dir",
+        action="store_true",
+        help="print only the folder of the .gguf files (fetched first if needed)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        folder = models_dir(args.dir)
+        if not args.print_dir:
+            for name in model_names(args.dir):
+                print(f"{name}: {len(read_vectors(name, args.dir))} vectors")
+            print(f"the vocabulary files (ggml-vocab-<name>.gguf) are in {folder}")
+        else:
+            print(folder)
+    except (TestDataError, OSError) as exc:
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

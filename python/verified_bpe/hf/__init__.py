@@ -1,0 +1,21 @@
+"""Hugging Face ``tokenizer.json`` files (byte-level BPE) with the API of ``tokenizers``.
+
+``sys.modules["tokenizers"] = verified_bpe.hf`` lets code written for ``tokenizers`` run
+unchanged for the calls listed in ``docs/hf.md``: ``Tokenizer.from_file``/``from_str``,
+``encode``/``encode_batch`` (``ids``, ``tokens``, ``offsets``, ``attention_mask``),
+``decode``/``decode_batch``, ``token_to_id``, ``id_to_token``, ``get_vocab``,
+``get_vocab_size``.  Components this package does not implement are refused when the file
+is loaded (:class:`~verified_bpe.errors.UnsupportedTokenizerJsonError`).
+"""
+
+from __future__ import annotations
+
+from ..errors import MalformedTokenizerJsonError, UnsupportedTokenizerJsonError
+from .tokenizer import Encoding, Tokenizer
+
+__all__ = [
+    "Encoding",
+    "MalformedTokenizerJsonError",
+    "Tokenizer",
+    "UnsupportedTokenizerJsonError",
+]

@@ -1,0 +1,587 @@
+"""The components of a Hugging Face ``tokenizer.json`` around the BPE model: normalizers,
+pre-tokenizers, added tokens, post-processors and decoders, read from their JSON and run as
+``tokenizers`` runs them (its documented behaviour; no Lean counterpart).
+
+Text travels as :class:`Piece` objects: a string and, for each of its characters, the span
+of the original text it came from (``None``: the identity, shifted by ``base``), so every
+token gets ``tokenizers``' character offsets.  A component or option that is not
+implemented here raises :class:`~verified_bpe.errors.UnsupportedTokenizerJsonError` naming
+it when the file is read.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import regex
+
+from ..engine.patterns import GPT2_PATTERN, compile_pattern
+from ..errors import MalformedTokenizerJsonError, UnsupportedTokenizerJsonError
+from ..formats.gguf_vocab import unicode_to_bytes
+
+Span = tuple[int, int]
+
+
+@dataclass(slots=True)
+class Piece:
+    """A string cut from the (normalized) text: character ``i`` came from the original
+    characters ``spans[i]`` (or ``base + i`` when ``spans`` is ``None``)."""
+
+    text: str
+    base: int = 0
+    spans: list[Span] | None = None
+
+    def sub(self, start: int, end: int) -> Piece:
+        """Characters ``start:end``."""
+        if self.spans is None:
+            return Piece(self.text[start:end], self.base + start)
+        return Piece(self.text[start:end], 0, self.spans[start:end])
+
+    def span(self, start: int, end: int) -> Span:
+        """The original span of characters ``start:end`` (``start < end``)."""
+        if self.spans is None:
+            return (self.base + start, self.base + end)
+        return (self.spans[start][0], self.spans[end - 1][1])
+
+    def char_spans(self) -> list[Span]:
+        """Every character's original span."""
+        if self.spans is None:
+            return [(self.base + i, self.base + i + 1) for i in range(len(self.text))]
+        return self.spans
+
+
+def _field(spec: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...]) -> Any:
+    value = spec.get(key)
+    if not isinstance(value, kind):
+        raise MalformedTokenizerJsonError(f"{where}.{key} must be {kind}, not {value!r:.60}")
+    return value
+
+
+def _type(spec: Any, where: str) -> str:
+    if not isinstance(spec, dict) or not isinstance(spec.get("type"), str):
+        raise MalformedTokenizerJsonError(f"{where} must be an object with a 'type'")
+    return str(spec["type"])
+
+
+def _only(spec: Mapping[str, Any], where: str, defaults: Mapping[str, Any]) -> None:
+    """Refuse options whose value differs from the one implemented."""
+    for key, value in spec.items():
+        if key == "type":
+            continue
+        if key not in defaults:
+            raise UnsupportedTokenizerJsonError(f"{where}.{key}")
+        allowed = defaults[key]
+        if allowed is not Any and value not in (
+            allowed if isinstance(allowed, tuple) else (allowed,)
+        ):
+            raise UnsupportedTokenizerJsonError(f"{where}.{key}={value!r}")
+
+
+# ---------------------------------------------------------------------- normalizers
+Normalizer = Callable[[Piece], Piece]
+
+
+def _by_char(piece: Piece, convert: Callable[[str], str]) -> Piece:
+    """Apply ``convert`` to every character; the characters it gives keep its span."""
+    out: list[str] = []
+    spans: list[Span] = []
+    for char, span in zip(piece.text, piece.char_spans(), strict=True):
+        new = convert(char)
+        out.append(new)
+        spans.extend([span] * len(new))
+    return Piece("".join(out), 0, spans)
+
+
+def _unicode_form(form: str) -> Normalizer:
+    """A Unicode normalization form.  Offsets as ``tokenizers`` aligns them: the text is cut
+    into runs that start at a character of combining class 0; in a run that changes, new
+    character ``i`` comes from old character ``i`` (the last one for the extra characters
+    of an expansion), so a composed character keeps the span of its first part."""
+
+    def normalize(piece: Piece) -> Piece:
+        text = piece.text
+        if unicodedata.is_normalized(form, text):  # type: ignore[arg-type]
+            return piece
+        whole = unicodedata.normalize(form, text)  # type: ignore[arg-type]
+        starts = [i for i, c in enumerate(text) if i == 0 or unicodedata.combining(c) == 0]
+        bounds = [*starts, len(text)]
+        spans_in = piece.char_spans()
+        parts: list[str] = []
+        spans: list[Span] = []
+        for a, b in zip(bounds, bounds[1:], strict=False):
+            run = text[a:b]
+            new = unicodedata.normalize(form, run)  # type: ignore[arg-type]
+            parts.append(new)
+            if new == run:
+                spans.extend(spans_in[a:b])
+            else:
+                spans.extend(spans_in[a + min(i, b - a - 1)] for i in range(len(new)))
+        if "".join(parts) != whole:  # a composition across runs (Hangul...): one span
+            span = (spans_in[0][0], spans_in[-1][1])
+            return Piece(whole, 0, [span] * len(whole))
+        return Piece(whole, 0, spans)
+
+    return normalize
+
+
+def read_normalizer(spec: Any, where: str = "normalizer") -> Normalizer | None:
+    """The normalizer of ``spec`` (``None``: no normalizer).  Implemented: ``NFC``, ``NFD``,
+    ``NFKC``, ``NFKD``, ``Lowercase`` and ``Sequence``."""
+    if spec is None:
+        return None
+    kind = _type(spec, where)
+    if kind in ("NFC", "NFD", "NFKC", "NFKD"):
+        _only(spec, f"{where}.type={kind}", {})
+        return _unicode_form(kind)
+    if kind == "Lowercase":
+        _only(spec, f"{where}.type={kind}", {})
+        return lambda piece: _by_char(piece, str.lower)
+    if kind == "Sequence":
+        items = _field(spec, "normalizers", where, list)
+        steps = [read_normalizer(s, f"{where}.normalizers[{i}]") for i, s in enumerate(items)]
+        chain = [s for s in steps if s is not None]
+        if not chain:
+            return None
+
+        def sequence(piece: Piece) -> Piece:
+            for step in chain:
+                piece = step(piece)
+            return piece
+
+        return sequence
+    raise UnsupportedTokenizerJsonError(f"{where}.type={kind}")
+
+
+# ---------------------------------------------------------------------- pre-tokenizers
+PreTokenizer = Callable[[list[Piece]], list[Piece]]
+BEHAVIOURS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
+
+
+def _pattern(spec: Any, where: str) -> regex.Pattern[str]:
+    """A ``{"Regex": ...}`` or ``{"String": ...}`` pattern."""
+    if isinstance(spec, dict) and isinstance(spec.get("Regex"), str):
+        return compile_pattern(spec["Regex"])
+    if isinstance(spec, dict) and isinstance(spec.get("String"), str):
+        return compile_pattern(regex.escape(spec["String"]))
+    raise MalformedTokenizerJsonError(f"{where}.pattern must be {{'Regex'|'String': str}}")
+
+
+def split_by(text: str, matches: Sequence[Span], behaviour: str, invert: bool) -> list[Span]:
+    """``tokenizers``' ``split`` with a delimiter behaviour: ``matches`` (non-empty, in order)
+    and the text between them are the segments (a flag each: matched, flipped by
+    ``invert``); ``Removed`` drops matched segments, ``Isolated`` keeps every segment alone,
+    ``MergedWithPrevious``/``MergedWithNext`` glue a matched segment to the unmatched one
+    before/after it, ``Contiguous`` glues neighbouring segments with the same flag."""
+    segments: list[tuple[int, int, bool]] = []
+    pos = 0
+    for s, e in matches:
+        if s > pos:
+            segments.append((pos, s, invert))
+        segments.append((s, e, not invert))
+        pos = e
+    if pos < len(text):
+        segments.append((pos, len(text), invert))
+    out: list[list[int]] = []
+    if behaviour == "Removed":
+        return [(s, e) for s, e, hit in segments if not hit]
+    if behaviour == "Isolated":
+        return [(s, e) for s, e, _ in segments]
+    if behaviour == "MergedWithPrevious":
+        previous_hit = False
+        for s, e, hit in segments:
+            if hit and not previous_hit and out:
+                out[-1][1] = e
+            else:
+                out.append([s, e])
+            previous_hit = hit
+    elif behaviour == "MergedWithNext":
+        next_hit = False
+        for s, e, hit in reversed(segments):
+            if hit and not next_hit and out:
+                out[-1][0] = s
+            else:
+                out.append([s, e])
+            next_hit = hit
+        out.reverse()
+    else:  # Contiguous: neighbours with the same flag (inverted: unmatched ones too)
+        previous_hit = False
+        for s, e, hit in segments:
+            if hit == previous_hit and out:
+                out[-1][1] = e
+            else:
+                out.append([s, e])
+            previous_hit = hit
+    return [(s, e) for s, e in out]
+
+
+def _splitter(pattern: regex.Pattern[str], behaviour: str, invert: bool) -> PreTokenizer:
+    def split(pieces: list[Piece]) -> list[Piece]:
+        out: list[Piece] = []
+        for piece in pieces:
+            found = [m.span() for m in pattern.finditer(piece.text) if m.end() > m.start()]
+            out.extend(piece.sub(s, e) for s, e in split_by(piece.text, found, behaviour, invert))
+        return out
+
+    return split
+
+
+@dataclass(frozen=True)
+class SplitStep:
+    """A ``Split`` (or ``ByteLevel`` with its regex) read from the file: the native engine
+    can run it when it is the only split."""
+
+    pattern: str
+    behaviour: str
+    invert: bool
+
+    @property
+    def find_iter(self) -> bool:
+        """Whether the pieces are the pattern's matches and the text between them (as
+        ``find_iter`` gives them when the pattern matches every character)."""
+        return (self.behaviour, self.invert) in (("Isolated", False), ("Removed", True))
+
+
+@dataclass(frozen=True)
+class PreTokenizerSpec:
+    """The pre-tokenizer of a file: ``run`` applies it; ``steps`` are its splits in order,
+    ``prefix_space`` whether ``ByteLevel`` adds a space, ``byte_level`` whether the file
+    has a ``ByteLevel`` pre-tokenizer at all."""
+
+    run: PreTokenizer
+    steps: tuple[SplitStep | str, ...]
+    prefix_space: bool
+    byte_level: bool
+
+
+def _prefix_space(pieces: list[Piece]) -> list[Piece]:
+    out = []
+    for piece in pieces:
+        if piece.text and not piece.text.startswith(" "):
+            first = piece.span(0, 1)
+            piece = Piece(" " + piece.text, 0, [first, *piece.char_spans()])
+        out.append(piece)
+    return out
+
+
+def _digits(individual: bool) -> PreTokenizer:
+    digit = compile_pattern(r"\p{N}")
+    behaviour = "Isolated" if individual else "Contiguous"
+
+    def split(pieces: list[Piece]) -> list[Piece]:
+        out: list[Piece] = []
+        for piece in pieces:
+            found = [m.span() for m in digit.finditer(piece.text)]
+            out.extend(piece.sub(s, e) for s, e in split_by(piece.text, found, behaviour, False))
+        return out
+
+    return split
+
+
+def read_pre_tokenizer(spec: Any, where: str = "pre_tokenizer") -> PreTokenizerSpec:
+    """The pre-tokenizer of ``spec``: ``Sequence``, ``Split`` (regex or string, every
+    behaviour, ``invert``), ``Digits`` and ``ByteLevel`` (with or without its regex, with or
+    without ``add_prefix_space``; ``trim_offsets`` only matters to the post-processor)."""
+    if spec is None:
+        return PreTokenizerSpec(lambda pieces: pieces, (), False, False)
+    kind = _type(spec, where)
+    here = f"{where}.type={kind}"
+    if kind == "Sequence":
+        items = _field(spec, "pretokenizers", where, list)
+        parts = [read_pre_tokenizer(s, f"{where}.pretokenizers[{i}]") for i, s in enumerate(items)]
+
+        def sequence(pieces: list[Piece]) -> list[Piece]:
+            for part in parts:
+                pieces = part.run(pieces)
+            return pieces
+
+        return PreTokenizerSpec(
+            sequence,
+            tuple(step for part in parts for step in part.steps),
+            any(p.prefix_space for p in parts),
+            any(p.byte_level for p in parts),
+        )
+    if kind == "Split":
+        _only(spec, here, {"pattern": Any, "behavior": BEHAVIOURS, "invert": (False, True)})
+        compiled = _pattern(spec.get("pattern"), here)
+        behaviour = _field(spec, "behavior", here, str)
+        invert = bool(spec.get("invert", False))
+        step = SplitStep(compiled.pattern, behaviour, invert)
+        return PreTokenizerSpec(_splitter(compiled, behaviour, invert), (step,), False, False)
+    if kind == "Digits":
+        _only(spec, here, {"individual_digits": (False, True)})
+        individual = bool(spec.get("individual_digits", False))
+        return PreTokenizerSpec(_digits(individual), (f"Digits({individual})",), False, False)
+    if kind == "ByteLevel":
+        _only(
+            spec,
+            here,
+            {"add_prefix_space": (False, True), "trim_offsets": (False, True),
+             "use_regex": (False, True)},
+        )  # fmt: skip
+        prefix = bool(spec.get("add_prefix_space", True))
+        use_regex = bool(spec.get("use_regex", True))
+        steps: tuple[SplitStep | str, ...] = ("prefix_space",) if prefix else ()
+        run: PreTokenizer = _prefix_space if prefix else (lambda pieces: pieces)
+        if use_regex:
+            step = SplitStep(GPT2_PATTERN, "Isolated", False)
+            gpt2 = _splitter(compile_pattern(step.pattern), "Isolated", False)
+            steps = (*steps, step)
+            run = (lambda pieces: gpt2(_prefix_space(pieces))) if prefix else gpt2
+        return PreTokenizerSpec(run, steps, prefix, True)
+    raise UnsupportedTokenizerJsonError(here)
+
+
+# ---------------------------------------------------------------------- added tokens
+@dataclass(frozen=True)
+class AddedToken:
+    """An entry of ``added_tokens``."""
+
+    id: int
+    content: str
+    single_word: bool = False
+    lstrip: bool = False
+    rstrip: bool = False
+    normalized: bool = True
+    special: bool = False
+
+
+def read_added_tokens(spec: Any) -> list[AddedToken]:
+    """The ``added_tokens`` list."""
+    if spec is None:
+        return []
+    if not isinstance(spec, list):
+        raise MalformedTokenizerJsonError("added_tokens must be a list")
+    out = []
+    keys = {"id", "content", "single_word", "lstrip", "rstrip", "normalized", "special"}
+    for i, item in enumerate(spec):
+        where = f"added_tokens[{i}]"
+        if not isinstance(item, dict):
+            raise MalformedTokenizerJsonError(f"{where} must be an object")
+        extra = set(item) - keys
+        if extra:
+            raise UnsupportedTokenizerJsonError(f"{where}.{sorted(extra)[0]}")
+        token_id = item.get("id")
+        content = item.get("content")
+        if not isinstance(token_id, int) or token_id < 0 or not isinstance(content, str):
+            raise MalformedTokenizerJsonError(f"{where} needs an id >= 0 and a content string")
+        if not content:
+            raise MalformedTokenizerJsonError(f"{where} has an empty content")
+        flags = {k: bool(item.get(k, d)) for k, d in
+                 (("single_word", False), ("lstrip", False), ("rstrip", False),
+                  ("normalized", not item.get("special", False)), ("special", False))}  # fmt: skip
+        out.append(AddedToken(token_id, content, **flags))
+    return out
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+class AddedTokenMatcher:
+    """Cut a text at the added tokens of one kind (those matched on the raw text, or those
+    matched after normalization): leftmost match, the longest content at that position;
+    ``single_word`` tokens only where no word character touches them; ``lstrip``/``rstrip``
+    take the whitespace before/after the token with it.  ``normalize``: the tokens are
+    looked for in that form (the normalizer's, for tokens with ``normalized: true``)."""
+
+    def __init__(
+        self, tokens: Sequence[AddedToken], normalize: Callable[[str], str] | None = None
+    ) -> None:
+        self.tokens = {
+            (t.content if normalize is None else normalize(t.content)): t for t in tokens
+        }
+        self.tokens.pop("", None)
+        contents = sorted(self.tokens, key=lambda c: (-len(c), c))
+        self.pattern = (
+            regex.compile("|".join(regex.escape(c) for c in contents)) if contents else None
+        )
+
+    def split(self, text: str) -> list[tuple[int, int, AddedToken | None]]:
+        """``(start, end, token)`` segments covering ``text``; ``token`` is ``None`` for
+        text between added tokens (empty segments left out)."""
+        if self.pattern is None or not text:
+            return [(0, len(text), None)] if text else []
+        out: list[tuple[int, int, AddedToken | None]] = []
+        pos = 0
+        for m in self.pattern.finditer(text):
+            token = self.tokens[m.group()]
+            s, e = m.span()
+            if s < pos:
+                continue
+            if token.single_word and (
+                (s > 0 and _is_word_char(text[s - 1])) or (e < len(text) and _is_word_char(text[e]))
+            ):
+                continue
+            if token.lstrip:
+                while s > pos and text[s - 1].isspace():
+                    s -= 1
+            if token.rstrip:
+                while e < len(text) and text[e].isspace():
+                    e += 1
+            if s > pos:
+                out.append((pos, s, None))
+            out.append((s, e, token))
+            pos = e
+        if pos < len(text):
+            out.append((pos, len(text), None))
+        return out
+
+
+# ---------------------------------------------------------------------- post-processors
+@dataclass(frozen=True)
+class PostProcessor:
+    """``TemplateProcessing``'s single-sequence template (``prefix``/``suffix``: ids and
+    tokens added with ``add_special_tokens``) and ``ByteLevel``'s offset trimming."""
+
+    prefix: tuple[tuple[int, str], ...] = ()
+    suffix: tuple[tuple[int, str], ...] = ()
+    trim_offsets: bool = False
+    add_prefix_space: bool = False
+
+
+def _template(
+    spec: Mapping[str, Any], where: str
+) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    single = _field(spec, "single", where, list)
+    specials = _field(spec, "special_tokens", where, dict)
+    before: list[tuple[int, str]] = []
+    after: list[tuple[int, str]] = []
+    seen_sequence = False
+    for i, item in enumerate(single):
+        if not isinstance(item, dict) or len(item) != 1:
+            raise MalformedTokenizerJsonError(f"{where}.single[{i}] must be one entry")
+        ((kind, body),) = item.items()
+        if kind == "Sequence":
+            if body.get("id") != "A" or seen_sequence:
+                raise UnsupportedTokenizerJsonError(f"{where}.single[{i}].Sequence={body!r:.40}")
+            seen_sequence = True
+            continue
+        if kind != "SpecialToken" or not isinstance(body, dict):
+            raise UnsupportedTokenizerJsonError(f"{where}.single[{i}].{kind}")
+        name = body.get("id")
+        entry = specials.get(name)
+        if not isinstance(entry, dict):
+            raise MalformedTokenizerJsonError(f"{where}: special token {name!r} not defined")
+        ids, tokens = entry.get("ids"), entry.get("tokens")
+        if not isinstance(ids, list) or not isinstance(tokens, list) or len(ids) != len(tokens):
+            raise MalformedTokenizerJsonError(f"{where}.special_tokens[{name!r}] is malformed")
+        (after if seen_sequence else before).extend(zip(ids, tokens, strict=True))
+    if not seen_sequence:
+        raise MalformedTokenizerJsonError(f"{where}.single has no Sequence A")
+    return before, after
+
+
+def read_post_processor(spec: Any, where: str = "post_processor") -> PostProcessor:
+    """``TemplateProcessing`` (single sequences; a pair is refused at encode time),
+    ``ByteLevel`` and ``Sequence`` of them."""
+    if spec is None:
+        return PostProcessor()
+    kind = _type(spec, where)
+    here = f"{where}.type={kind}"
+    if kind == "ByteLevel":
+        _only(
+            spec,
+            here,
+            {"add_prefix_space": (False, True), "trim_offsets": (False, True),
+             "use_regex": (False, True)},
+        )  # fmt: skip
+        return PostProcessor(
+            trim_offsets=bool(spec.get("trim_offsets", True)),
+            add_prefix_space=bool(spec.get("add_prefix_space", True)),
+        )
+    if kind == "TemplateProcessing":
+        _only(spec, here, {"single": Any, "pair": Any, "special_tokens": Any})
+        before, after = _template(spec, here)
+        return PostProcessor(tuple(before), tuple(after))
+    if kind == "Sequence":
+        items = _field(spec, "processors", where, list)
+        parts = [read_post_processor(s, f"{where}.processors[{i}]") for i, s in enumerate(items)]
+        return PostProcessor(
+            tuple(x for p in parts for x in p.prefix),
+            tuple(x for p in parts for x in p.suffix),
+            any(p.trim_offsets for p in parts),
+            any(p.add_prefix_space for p in parts if p.trim_offsets),
+        )
+    raise UnsupportedTokenizerJsonError(here)
+
+
+_SPACE_CHAR = "\u0120"  # "Ġ", the byte-level spelling of a space
+
+
+def trim_offsets(tokens: Sequence[str], offsets: list[Span], add_prefix_space: bool) -> list[Span]:
+    """``ByteLevel``'s ``trim_offsets``: leading and trailing spaces (``Ġ`` or whitespace) of
+    a token are taken off its offsets (one leading space of the first token kept when the
+    prefix space was added)."""
+    out = []
+    for i, (token, (start, end)) in enumerate(zip(tokens, offsets, strict=True)):
+        lead = len(token) - len(token.lstrip(_SPACE_CHAR + " \t\n\r\x0b\x0c"))
+        trail = len(token) - len(token.rstrip(_SPACE_CHAR + " \t\n\r\x0b\x0c"))
+        if lead and (i == 0 or start == 0) and add_prefix_space and lead == 1:
+            lead = 0
+        if lead:
+            start = min(start + lead, end)
+        if trail and end >= trail:
+            end = max(end - trail, start)
+        out.append((start, end))
+    return out
+
+
+# ---------------------------------------------------------------------- decoders
+Decoder = Callable[[list[str]], str]
+
+
+def byte_level_decode(tokens: Sequence[str]) -> str:
+    """``ByteLevel``: each token's characters back to bytes (a token with a character outside
+    the alphabet counts as its UTF-8), invalid UTF-8 replaced."""
+    table = unicode_to_bytes()
+    out = bytearray()
+    for token in tokens:
+        try:
+            out += bytes(table[c] for c in token)
+        except KeyError:
+            out += token.encode("utf-8")
+    return out.decode("utf-8", "replace")
+
+
+def read_decoder(spec: Any, where: str = "decoder") -> Decoder:
+    """``ByteLevel`` (and a ``Sequence`` holding only it); no decoder joins tokens with
+    spaces, as ``tokenizers`` does."""
+    if spec is None:
+        return " ".join
+    kind = _type(spec, where)
+    here = f"{where}.type={kind}"
+    if kind == "ByteLevel":
+        _only(
+            spec,
+            here,
+            {"add_prefix_space": (False, True), "trim_offsets": (False, True),
+             "use_regex": (False, True)},
+        )  # fmt: skip
+        return byte_level_decode
+    if kind == "Sequence":
+        items = _field(spec, "decoders", where, list)
+        if len(items) == 1:
+            return read_decoder(items[0], f"{where}.decoders[0]")
+        raise UnsupportedTokenizerJsonError(f"{here} of {len(items)} decoders")
+    raise UnsupportedTokenizerJsonError(here)
+
+
+__all__ = [
+    "AddedToken",
+    "AddedTokenMatcher",
+    "Piece",
+    "PostProcessor",
+    "PreTokenizerSpec",
+    "SplitStep",
+    "byte_level_decode",
+    "read_added_tokens",
+    "read_decoder",
+    "read_normalizer",
+    "read_post_processor",
+    "read_pre_tokenizer",
+    "split_by",
+    "trim_offsets",
+]

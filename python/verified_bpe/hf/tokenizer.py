@@ -1,0 +1,700 @@
+"""``tokenizers.Tokenizer`` for byte-level BPE ``tokenizer.json`` files.
+
+The pipeline is ``tokenizers``': added tokens cut the text (those with ``normalized: false``
+on the raw text, the others after normalization), the normalizer, the pre-tokenizer, the BPE
+model on each piece's UTF-8 bytes (spelled in GPT-2's byte-to-unicode alphabet), the
+post-processor; decoding through the decoder.
+
+Two engines run the BPE model, chosen when the file is loaded (:func:`rank_plan`):
+
+* **ranks**: the native engine (:class:`~verified_bpe.engine.native.NativeMerger`: the Lean
+  pre-tokenizer machines for the cl100k/o200k patterns, fancy-regex for others, rank BPE),
+  when merge-list BPE on the file's merges is rank BPE on its ids: a file whose merges are
+  every split of every token in id order with ``ignore_merges`` (transformers' conversion
+  of tiktoken ranks, Llama 3), or whose vocabulary and merges are those recovered from
+  ``cl100k_base``/``o200k_base`` (the GPT-4o conversion);
+* **merges**: merge-list BPE (:func:`~verified_bpe.engine.merge_list.merge_parts`: lowest
+  merge index first, leftmost on ties), for every other file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from ..engine import native
+from ..engine.merge_list import merge_parts
+from ..engine.patterns import CL100K_PATTERN, O200K_PATTERN
+from ..engine.validate import check_regular_file
+from ..errors import (
+    BpeError,
+    InvalidArgumentError,
+    MalformedTokenizerJsonError,
+    UnencodableBytesError,
+    UnknownTokenError,
+    UnsupportedTokenizerJsonError,
+)
+from ..formats.gguf_vocab import _bulk_text_bytes, _spelling_table, unicode_to_bytes
+from .components import (
+    AddedToken,
+    AddedTokenMatcher,
+    Piece,
+    SplitStep,
+    read_added_tokens,
+    read_decoder,
+    read_normalizer,
+    read_post_processor,
+    read_pre_tokenizer,
+    trim_offsets,
+)
+
+Span = tuple[int, int]
+
+#: SHA-256 of the merges recovered from a tiktoken rank table (``recover_merges``, one
+#: ``"left right"`` line per token of two or more bytes in rank order, spelled in the
+#: byte-to-unicode alphabet, joined by ``"\n"``), by encoding: a file with these merges,
+#: that table as its vocabulary and the encoding's pattern is the proven encoder.
+RECOVERED_MERGES_SHA256: dict[str, str] = {
+    "cl100k_base": "e1f229c309fdbf445c057a66f5e92f32ad9d9c53536bdb49de867906448141ff",
+    "o200k_base": "cd769c46432c5d145feeac823035a1431fd10dda47f5cad7be4890cc4773b9c5",
+}
+
+#: SHA-256 of a tiktoken rank table's tokens spelled in the byte-to-unicode alphabet, in
+#: rank order (ranks 0..n-1), joined by ``"\n"``: the vocabulary of such a file.
+TIKTOKEN_VOCAB_SHA256: dict[str, str] = {
+    "cl100k_base": "382b386459ef54c9a389f04eb5dc1dd1143ea9183f0cc640df91a34e1857ca18",
+    "o200k_base": "0fc8da96e9c1e979d83a0ad79129255c04f3d2806273de8cba33bbc584ed23fe",
+}
+
+_MODEL_DEFAULTS: dict[str, tuple[Any, ...]] = {
+    "dropout": (None,),
+    "unk_token": (None,),
+    "continuing_subword_prefix": (None, ""),
+    "end_of_word_suffix": (None, ""),
+    "fuse_unk": (False, True),
+    "byte_fallback": (False,),
+    "ignore_merges": (False, True),
+}
+
+
+class Encoding:
+    """The result of :meth:`Tokenizer.encode` (``tokenizers.Encoding``'s attributes):
+    ``ids``, ``tokens``, ``offsets`` (character spans of the input), ``attention_mask``,
+    ``type_ids``, ``special_tokens_mask``."""
+
+    __slots__ = ("ids", "_tokenizer", "_tokens", "_offsets", "_special", "_plan")
+
+    def __init__(
+        self,
+        tokenizer: Tokenizer,
+        ids: list[int],
+        special: list[int],
+        plan: list[tuple[str, int, int]] | None = None,
+        tokens: list[str] | None = None,
+        offsets: list[Span] | None = None,
+    ) -> None:
+        self.ids = ids
+        self._tokenizer = tokenizer
+        self._special = special
+        self._plan = plan
+        self._tokens = tokens
+        self._offsets = offsets
+
+    @property
+    def tokens(self) -> list[str]:
+        """The token strings (byte-level spelling)."""
+        if self._tokens is None:
+            names = self._tokenizer._id_to_token
+            self._tokens = [names[i] for i in self.ids]
+        return self._tokens
+
+    @property
+    def offsets(self) -> list[Span]:
+        """For each token, the span of input characters it came from."""
+        if self._offsets is None:
+            assert self._plan is not None
+            self._offsets = self._tokenizer._plan_offsets(self._plan, self.ids, self.tokens)
+        return self._offsets
+
+    @property
+    def attention_mask(self) -> list[int]:
+        """All ones (no padding)."""
+        return [1] * len(self.ids)
+
+    @property
+    def type_ids(self) -> list[int]:
+        """All zeros (single sequences)."""
+        return [0] * len(self.ids)
+
+    @property
+    def special_tokens_mask(self) -> list[int]:
+        """1 for the tokens the post-processor added."""
+        return self._special
+
+    @property
+    def overflowing(self) -> list[Encoding]:
+        """Always empty (no truncation)."""
+        return []
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __repr__(self) -> str:
+        return f"Encoding(num_tokens={len(self.ids)}, attributes=[ids, tokens, offsets])"
+
+
+@dataclass(frozen=True)
+class RankPlan:
+    """How the native engine runs a file: its rank table (``{bytes: id}``) and pattern,
+    and which theorem-backed case it is (``proven``: the cl100k/o200k encoder)."""
+
+    ranks: dict[bytes, int]
+    pattern: str
+    reason: str
+    proven: str | None = None
+
+
+def _merge_sides(merges: Any, where: str) -> tuple[list[str], list[str]]:
+    """The merges' left and right sides: ``"left right"`` strings (split in one pass over
+    their concatenation) or two-element lists."""
+    if not isinstance(merges, list):
+        raise MalformedTokenizerJsonError(f"{where} must be a list")
+    if merges and set(map(type, merges)) == {str}:
+        sides = " ".join(merges).split(" ")
+        if len(sides) == 2 * len(merges) and "" not in sides:
+            return sides[0::2], sides[1::2]
+        pairs: list[Any] = [m.split(" ") for m in merges]
+    else:
+        pairs = merges
+    for i, pair in enumerate(pairs):
+        if (
+            not isinstance(pair, list | tuple)
+            or len(pair) != 2
+            or not all(isinstance(p, str) and p for p in pair)
+        ):
+            raise MalformedTokenizerJsonError(f"{where}[{i}] {merges[i]!r:.60} is not a pair")
+    return [p[0] for p in pairs], [p[1] for p in pairs]
+
+
+def merges_sha256(lefts: Sequence[str], rights: Sequence[str]) -> str:
+    """SHA-256 of ``"left right"`` lines joined by newlines (see
+    :data:`RECOVERED_MERGES_SHA256`)."""
+    text = "\n".join(map(" ".join, zip(lefts, rights, strict=True)))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _check_merges(vocab: Mapping[str, int], lefts: Sequence[str], rights: Sequence[str]) -> None:
+    """Both sides of every merge must be tokens (``tokenizers`` refuses the file too)."""
+    known = vocab.__contains__
+    if all(map(known, lefts)) and all(map(known, rights)):
+        return
+    pairs = enumerate(zip(lefts, rights, strict=True))
+    index = next(i for i, (a, b) in pairs if a not in vocab or b not in vocab)
+    raise MalformedTokenizerJsonError(
+        f"merge {index} ({lefts[index]!r}, {rights[index]!r}) names an unknown token"
+    )
+
+
+def _text_sha256(vocab: Mapping[str, int]) -> str:
+    """SHA-256 of the token texts in the vocabulary's order, joined by newlines."""
+    return hashlib.sha256("\n".join(vocab).encode("utf-8")).hexdigest()
+
+
+def _all_splits_in_order(
+    vocab: Mapping[str, int], lefts: Sequence[str], rights: Sequence[str]
+) -> str | None:
+    """``None`` if the merges are every split of every token into two tokens, listed in
+    non-decreasing order of the id of the token they make; else the first problem (the
+    native engine checks, without the GIL).  Then merge-list BPE and rank BPE see the same
+    mergeable pairs in the same order (they could differ only on two overlapping splits of
+    one token: tested, not proven)."""
+    try:
+        problem = native.module().all_splits_problem(vocab, lefts, rights)
+    except (OverflowError, TypeError) as exc:  # an id beyond 32 bits
+        return str(exc)
+    return None if problem is None else str(problem)
+
+
+class Tokenizer:
+    """A ``tokenizer.json`` (``model.type == "BPE"`` with byte-level encoding), with the
+    calls of ``tokenizers.Tokenizer`` listed in ``docs/hf.md``."""
+
+    def __init__(self, spec: Mapping[str, Any], path: str | None = None) -> None:
+        try:
+            self._load(spec)
+        except MalformedTokenizerJsonError as exc:
+            if isinstance(exc, UnsupportedTokenizerJsonError):
+                raise UnsupportedTokenizerJsonError(exc.component, path) from None
+            raise MalformedTokenizerJsonError(exc.message, path) from None
+        except BpeError as exc:
+            raise MalformedTokenizerJsonError(str(exc), path) from None
+        self.path = path
+
+    # ------------------------------------------------------------------ loading
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Tokenizer:
+        """Read a ``tokenizer.json`` file."""
+        where = os.fspath(path)
+        check_regular_file(where)
+        with open(where, "rb") as f:
+            data = f.read()
+        return cls(_parse(data, where), where)
+
+    @classmethod
+    def from_str(cls, json_text: str) -> Tokenizer:
+        """Read a ``tokenizer.json`` given as a string."""
+        if not isinstance(json_text, str):
+            raise InvalidArgumentError("json", f"must be a str, not {type(json_text).__name__}")
+        return cls(_parse(json_text, None))
+
+    @classmethod
+    def from_buffer(cls, buffer: bytes) -> Tokenizer:
+        """Read a ``tokenizer.json`` given as bytes."""
+        return cls(_parse(bytes(buffer), None))
+
+    def _load(self, spec: Mapping[str, Any]) -> None:
+        if not isinstance(spec, dict):
+            raise MalformedTokenizerJsonError("the top level must be an object")
+        for key in ("truncation", "padding"):
+            if spec.get(key) is not None:
+                raise UnsupportedTokenizerJsonError(f"{key}")
+        model = spec.get("model")
+        if not isinstance(model, dict):
+            raise MalformedTokenizerJsonError("model must be an object")
+        kind = model.get("type", "BPE" if "merges" in model else None)
+        if kind != "BPE":
+            raise UnsupportedTokenizerJsonError(f"model.type={kind}")
+        for key, value in model.items():
+            if key in ("type", "vocab", "merges"):
+                continue
+            allowed = _MODEL_DEFAULTS.get(key)
+            if allowed is None:
+                raise UnsupportedTokenizerJsonError(f"model.{key}")
+            if value not in allowed:
+                raise UnsupportedTokenizerJsonError(f"model.{key}={value!r}")
+        self.ignore_merges = bool(model.get("ignore_merges", False))
+        vocab = model.get("vocab")
+        if not isinstance(vocab, dict) or (
+            vocab and (set(map(type, vocab.values())) != {int} or min(vocab.values()) < 0)
+        ):
+            raise MalformedTokenizerJsonError("model.vocab must map strings to ids >= 0")
+        self._vocab: dict[str, int] = vocab
+        lefts, rights = _merge_sides(model.get("merges", []), "model.merges")
+        self._lefts, self._rights = lefts, rights
+        self._normalizer = read_normalizer(spec.get("normalizer"))
+        self._pre = read_pre_tokenizer(spec.get("pre_tokenizer"))
+        if not self._pre.byte_level:
+            raise UnsupportedTokenizerJsonError("pre_tokenizer without ByteLevel")
+        self._post = read_post_processor(spec.get("post_processor"))
+        self._decoder = read_decoder(spec.get("decoder"))
+        added = read_added_tokens(spec.get("added_tokens"))
+        self._added = added
+        self._added_by_id: dict[int, AddedToken] = {t.id: t for t in added}
+        self._special_ids = frozenset(t.id for t in added if t.special)
+        self._raw_matcher = AddedTokenMatcher([t for t in added if not t.normalized])
+        normalize = self._normalizer
+        self._norm_matcher = AddedTokenMatcher(  # matched in their normalized form
+            [t for t in added if t.normalized],
+            None if normalize is None else (lambda content: normalize(Piece(content)).text),
+        )
+        self._plan = rank_plan(self)
+        if self._plan is None:
+            _check_merges(vocab, lefts, rights)
+        self._merger = (
+            None
+            if self._plan is None
+            else native.NativeMerger(self._plan.ranks, self._plan.pattern)
+        )
+        self._cache: dict[str, tuple[int, ...]] = {}
+
+    @cached_property
+    def _id_to_token(self) -> list[str | None]:
+        """id -> token string (added tokens: their content), built on first use."""
+        vocab = self._vocab
+        size = max([*vocab.values(), *self._added_by_id, -1]) + 1
+        names: list[str | None] = [None] * size
+        for text, token_id in vocab.items():
+            names[token_id] = text
+        normalize = self._normalizer
+        for token in self._added:  # tokenizers: normalized tokens by their normalized form
+            use = token.normalized and normalize is not None
+            names[token.id] = normalize(Piece(token.content)).text if use else token.content  # type: ignore[misc]
+        return names
+
+    @cached_property
+    def _merge_ranks(self) -> dict[tuple[str, str], int]:
+        pairs = list(zip(self._lefts, self._rights, strict=True))
+        return dict(zip(reversed(pairs), range(len(pairs) - 1, -1, -1), strict=True))
+
+    @cached_property
+    def _byte_lengths(self) -> list[int]:
+        """The number of bytes of each token (added tokens: their UTF-8)."""
+        lengths = [0] * len(self._id_to_token)
+        for token_id, name in enumerate(self._id_to_token):
+            if name is not None:
+                lengths[token_id] = len(name)
+        for token in self._added:
+            lengths[token.id] = len(token.content.encode("utf-8"))
+        return lengths
+
+    # ------------------------------------------------------------------ the model
+    def _bpe(self, piece: str) -> tuple[int, ...]:
+        """Merge-list BPE of one pre-tokenized piece (``ignore_merges``: a piece that is a
+        token is that token)."""
+        cached = self._cache.get(piece)
+        if cached is not None:
+            return cached
+        spelled = piece.encode("utf-8").decode("latin-1").translate(_spelling_table())
+        vocab = self._vocab
+        whole = vocab.get(spelled) if self.ignore_merges else None
+        if whole is not None:
+            out: tuple[int, ...] = (whole,)
+        else:
+            ranks = self._merge_ranks
+            parts = merge_parts(list(spelled), lambda a, b: ranks.get((a, b)))
+            ids = []
+            for part in parts:
+                token_id = vocab.get(part)
+                if token_id is None:  # tokenizers drops the part: refused here
+                    missing = next((c for c in part if c not in vocab), part[0])
+                    raise UnencodableBytesError(
+                        piece.encode("utf-8"),
+                        unicode_to_bytes().get(missing, 0),
+                        self.path or "tokenizer.json",
+                    )
+                ids.append(token_id)
+            out = tuple(ids)
+        if len(self._cache) >= 100_000:
+            self._cache.clear()
+        self._cache[piece] = out
+        return out
+
+    # ------------------------------------------------------------------ encoding
+    def _segments(self, text: str) -> list[tuple[int, int, AddedToken | None]]:
+        """The text cut by the added tokens matched on the raw text."""
+        return self._raw_matcher.split(text)
+
+    def _encode_piece_list(self, piece: Piece) -> tuple[list[int], list[str], list[Span]]:
+        """Normalize, cut at normalized added tokens, pre-tokenize and encode one segment
+        with its offsets (the Python path)."""
+        if self._normalizer is not None:
+            piece = self._normalizer(piece)
+        ids: list[int] = []
+        tokens: list[str] = []
+        offsets: list[Span] = []
+        names = self._id_to_token
+        for s, e, added in self._norm_matcher.split(piece.text):
+            if added is not None:
+                ids.append(added.id)
+                tokens.append(piece.text[s:e])  # tokenizers: the matched text
+                offsets.append(piece.span(s, e))
+                continue
+            for part in self._pre.run([piece.sub(s, e)]):
+                part_ids = self._bpe(part.text)
+                ids.extend(part_ids)
+                tokens.extend(names[i] for i in part_ids)  # type: ignore[misc]
+                offsets.extend(_token_spans(part, [len(names[i]) for i in part_ids]))  # type: ignore[arg-type]
+        return ids, tokens, offsets
+
+    def _native_ok(self) -> bool:
+        return (
+            self._merger is not None and self._normalizer is None and not self._norm_matcher.tokens
+        )
+
+    def encode(
+        self,
+        sequence: str,
+        pair: str | None = None,
+        is_pretokenized: bool = False,
+        add_special_tokens: bool = True,
+    ) -> Encoding:
+        """The encoding of ``sequence`` (``pair`` and ``is_pretokenized`` are not
+        implemented: :class:`~verified_bpe.errors.InvalidArgumentError`)."""
+        return self._encode(sequence, pair, is_pretokenized, add_special_tokens, None)
+
+    def _encode(
+        self,
+        sequence: str,
+        pair: str | None,
+        is_pretokenized: bool,
+        add_special_tokens: bool,
+        native_ids: Sequence[list[int]] | None,
+    ) -> Encoding:
+        if pair is not None or is_pretokenized:
+            raise InvalidArgumentError("pair", "pairs and pre-tokenized input are not implemented")
+        if not isinstance(sequence, str):
+            raise InvalidArgumentError("sequence", f"must be a str, not {type(sequence).__name__}")
+        sequence = _fix_surrogates(sequence)
+        segments = self._segments(sequence)
+        ids: list[int] = []
+        special: list[int] = []
+        post = self._post
+        if add_special_tokens:
+            ids.extend(i for i, _ in post.prefix)
+        if self._native_ok() and self._merger is not None:
+            plan: list[tuple[str, int, int]] = []  # (kind/text, original start, token count)
+            k = 0
+            for s, e, added in segments:
+                if added is not None:
+                    ids.append(added.id)
+                    plan.append(("", s, e))
+                    continue
+                if native_ids is not None:
+                    part = native_ids[k]
+                    k += 1
+                else:
+                    part = self._encode_native(sequence[s:e])
+                ids.extend(part)
+                plan.append((sequence[s:e], s, len(part)))
+            if add_special_tokens:
+                ids.extend(i for i, _ in post.suffix)
+            n_pre = len(post.prefix) if add_special_tokens else 0
+            n_suf = len(post.suffix) if add_special_tokens else 0
+            special = [1] * n_pre + [0] * (len(ids) - n_pre - n_suf) + [1] * n_suf
+            return Encoding(self, ids, special, plan=[("pre", n_pre, 0), *plan])
+        tokens: list[str] = []
+        offsets: list[Span] = []
+        if add_special_tokens:
+            tokens.extend(t for _, t in post.prefix)
+            offsets.extend((0, 0) for _ in post.prefix)
+        for s, e, added in segments:
+            if added is not None:
+                ids.append(added.id)
+                tokens.append(sequence[s:e])
+                offsets.append((s, e))
+                continue
+            a, b, c = self._encode_piece_list(Piece(sequence[s:e], s))
+            ids.extend(a)
+            tokens.extend(b)
+            offsets.extend(c)
+        n_body = len(ids) - (len(post.prefix) if add_special_tokens else 0)
+        if post.trim_offsets:
+            start = len(post.prefix) if add_special_tokens else 0
+            offsets[start:] = trim_offsets(tokens[start:], offsets[start:], post.add_prefix_space)
+        if add_special_tokens:
+            ids.extend(i for i, _ in post.suffix)
+            tokens.extend(t for _, t in post.suffix)
+            offsets.extend((0, 0) for _ in post.suffix)
+        special = [1] * (len(post.prefix) if add_special_tokens else 0) + [0] * n_body
+        special += [1] * (len(post.suffix) if add_special_tokens else 0)
+        return Encoding(self, ids, special, tokens=tokens, offsets=offsets)
+
+    def _encode_native(self, text: str) -> list[int]:
+        merger = self._merger
+        assert merger is not None
+        if merger.splits:
+            ids = merger.encode_ordinary(text)
+            if ids is not None:
+                return ids
+        pieces = [p.text for p in self._pre.run([Piece(text)])]
+        return merger.encode_pieces(pieces)
+
+    def _plan_offsets(
+        self, plan: list[tuple[str, int, int]], ids: list[int], tokens: list[str]
+    ) -> list[Span]:
+        """Offsets of a natively encoded text: the tokens' bytes walk each segment."""
+        (_, n_pre, _), *rest = plan
+        offsets: list[Span] = [(0, 0)] * n_pre
+        lengths = self._byte_lengths
+        k = n_pre
+        for text, start, count in rest:
+            if not text:
+                offsets.append((start, count))  # an added token: (start, end)
+                k += 1
+                continue
+            offsets.extend(
+                _token_spans(Piece(text, start), [lengths[i] for i in ids[k : k + count]])
+            )
+            k += count
+        offsets.extend([(0, 0)] * (len(ids) - k))
+        post = self._post
+        if post.trim_offsets:
+            offsets[n_pre:k] = trim_offsets(
+                tokens[n_pre:k], offsets[n_pre:k], post.add_prefix_space
+            )
+        return offsets
+
+    def encode_batch(
+        self,
+        inputs: Sequence[str],
+        is_pretokenized: bool = False,
+        add_special_tokens: bool = True,
+    ) -> list[Encoding]:
+        """:meth:`encode` of every input; the native engine encodes them on up to
+        ``os.cpu_count()`` threads without the GIL."""
+        if isinstance(inputs, str) or not isinstance(inputs, Sequence):
+            raise InvalidArgumentError("inputs", "must be a list of str")
+        if not self._native_ok() or self._merger is None or not self._merger.splits:
+            return [self.encode(t, None, is_pretokenized, add_special_tokens) for t in inputs]
+        texts = [_fix_surrogates(t) if isinstance(t, str) else t for t in inputs]
+        ordinary: list[str] = []
+        counts: list[int] = []
+        for text in texts:
+            if not isinstance(text, str):
+                raise InvalidArgumentError("inputs", f"must hold str, not {type(text).__name__}")
+            parts = [text[s:e] for s, e, added in self._segments(text) if added is None]
+            ordinary.extend(parts)
+            counts.append(len(parts))
+        batch = self._merger.encode_ordinary_batch(ordinary, os.cpu_count() or 1)
+        if batch is None:
+            return [self.encode(t, None, is_pretokenized, add_special_tokens) for t in inputs]
+        out = []
+        k = 0
+        for text, count in zip(texts, counts, strict=True):
+            out.append(self._encode(text, None, False, add_special_tokens, batch[k : k + count]))
+            k += count
+        return out
+
+    # ------------------------------------------------------------------ decoding
+    def decode(self, ids: Sequence[int], skip_special_tokens: bool = True) -> str:
+        """The text of ``ids`` through the decoder; special added tokens left out with
+        ``skip_special_tokens``.  An id with no token:
+        :class:`~verified_bpe.errors.UnknownTokenError`."""
+        names = self._id_to_token
+        tokens = []
+        for token_id in ids:
+            if (
+                type(token_id) is not int
+                or not 0 <= token_id < len(names)
+                or names[token_id] is None
+            ):
+                raise UnknownTokenError(token_id)
+            if skip_special_tokens and token_id in self._special_ids:
+                continue
+            tokens.append(names[token_id])
+        return self._decoder(tokens)  # type: ignore[arg-type]
+
+    def decode_bytes(self, ids: Sequence[int]) -> bytes:
+        """The bytes of ``ids`` (special tokens kept): what :meth:`decode` turns into text
+        (for the command line's ``decode``)."""
+        return self.decode(ids, skip_special_tokens=False).encode("utf-8")
+
+    def decode_batch(
+        self, sequences: Sequence[Sequence[int]], skip_special_tokens: bool = True
+    ) -> list[str]:
+        """:meth:`decode` of each id list."""
+        return [self.decode(ids, skip_special_tokens) for ids in sequences]
+
+    # ------------------------------------------------------------------ vocabulary
+    def token_to_id(self, token: str) -> int | None:
+        """The id of a token string (added tokens included), or ``None``."""
+        added = next((t.id for t in self._added if t.content == token), None)
+        return added if added is not None else self._vocab.get(token)
+
+    def id_to_token(self, id: int) -> str | None:  # noqa: A002 - tokenizers' name
+        """The token string of an id, or ``None``."""
+        names = self._id_to_token
+        return names[id] if type(id) is int and 0 <= id < len(names) else None
+
+    def get_vocab(self, with_added_tokens: bool = True) -> dict[str, int]:
+        """``{token: id}`` (a copy)."""
+        vocab = dict(self._vocab)
+        if with_added_tokens:
+            vocab.update((t.content, t.id) for t in self._added)
+        return vocab
+
+    def get_vocab_size(self, with_added_tokens: bool = True) -> int:
+        """The number of tokens."""
+        return len(self.get_vocab(with_added_tokens))
+
+    @property
+    def engine(self) -> str:
+        """``"ranks"`` (the native rank engine) or ``"merges"`` (merge-list BPE in Python;
+        also every file when the native engine was not built)."""
+        return "merges" if self._merger is None else "ranks"
+
+    @property
+    def proven(self) -> str | None:
+        """``"cl100k_base"``/``"o200k_base"`` when this file is that encoding's proven encoder
+        (see ``docs/hf.md``), else ``None``."""
+        return self._plan.proven if self._plan is not None else None
+
+    def __repr__(self) -> str:
+        return f"<verified_bpe.hf.Tokenizer {self.path or '(from str)'} engine={self.engine}>"
+
+
+def _parse(data: str | bytes, path: str | None) -> Any:
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError) as exc:
+        raise MalformedTokenizerJsonError(f"not JSON: {exc}", path) from None
+
+
+def _fix_surrogates(text: str) -> str:
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+def _token_spans(piece: Piece, byte_lengths: Sequence[int]) -> list[Span]:
+    """The original span of each token of ``piece`` given the tokens' byte lengths: a token
+    holding part of a character spans the whole character."""
+    text = piece.text
+    if text.isascii():
+        char_of = None
+    else:
+        char_of = [i for i, c in enumerate(text) for _ in range(len(c.encode("utf-8")))]
+    out = []
+    pos = 0
+    total = len(text) if char_of is None else len(char_of)
+    for n in byte_lengths:
+        end = min(pos + n, total)
+        if end <= pos:  # a token past the text (cannot happen for byte-level pieces)
+            out.append((0, 0))
+            continue
+        if char_of is None:
+            out.append(piece.span(pos, end))
+        else:
+            out.append(piece.span(char_of[pos], char_of[end - 1] + 1))
+        pos = end
+    return out
+
+
+def rank_plan(tok: Tokenizer) -> RankPlan | None:
+    """The native engine's plan for a loaded file, or ``None`` (merge-list BPE in Python).
+
+    Required: one split step that gives ``find_iter``'s pieces, then ``ByteLevel`` without
+    its regex or prefix space; no normalizer; every byte a token; the vocabulary spelled in
+    the byte alphabet; and merges that make merge-list BPE rank BPE (see the module
+    docstring)."""
+    steps = tok._pre.steps
+    if tok._normalizer is not None or len(steps) != 1 or not isinstance(steps[0], SplitStep):
+        return None
+    step = steps[0]
+    if not step.find_iter:
+        return None
+    vocab = tok._vocab
+    if any(t.content in vocab for t in tok._added):
+        # added tokens are matched before the model: they are not ranks
+        vocab = {t: i for t, i in vocab.items() if i not in tok._added_by_id}
+    texts = list(vocab)
+    spelled = _bulk_text_bytes(texts)
+    if None in spelled or not native.available():
+        return None
+    ranks = dict(zip(spelled, vocab.values(), strict=True))  # type: ignore[arg-type]
+    if len(ranks) != len(texts) or any(bytes([b]) not in ranks for b in range(256)):
+        return None
+    pattern = step.pattern
+    known = {CL100K_PATTERN: "cl100k_base", O200K_PATTERN: "o200k_base"}.get(pattern)
+    if (
+        known is not None
+        and list(vocab.values()) == list(range(len(vocab)))
+        and _text_sha256(vocab) == TIKTOKEN_VOCAB_SHA256[known]
+        and merges_sha256(tok._lefts, tok._rights) == RECOVERED_MERGES_SHA256[known]
+    ):
+        return RankPlan(ranks, pattern, f"the merges recovered from {known}", proven=known)
+    if tok.ignore_merges and _all_splits_in_order(vocab, tok._lefts, tok._rights) is None:
+        return RankPlan(ranks, pattern, "every split of every token, in id order")
+    return None
+
+
+__all__ = ["Encoding", "RankPlan", "Tokenizer", "merges_sha256", "rank_plan"]

