@@ -1,7 +1,8 @@
 """The package reads top-down: each subpackage imports only those below it, and no module
 imports itself back through a chain (lazy imports inside functions count too).  The layers,
 bottom to top: ``errors`` and ``_moved``; ``spec`` (the Lean mirror); ``engine``; ``formats``;
-``api`` (the tiktoken and minbpe faces) and ``toolchain``; ``verify`` and ``data``; ``cli``."""
+``api`` (the tiktoken and minbpe faces) with ``hf`` and ``data`` beside it, and ``toolchain``;
+``verify``; ``cli``."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ RANK = {
     "hf": 4,
     "toolchain": 4,
     "verify": 5,
-    "data": 5,
+    "data": 4,
     "cli": 6,
     "__main__": 6,
     "__init__": 6,
