@@ -33,6 +33,7 @@ NOT_MIRRORED = {
     "Ranks/Equiv": "the equivalence proof (Prop definitions)",
     "Ranks/Slice": "checked tables: a theorem about given tables",
     "Ranks/Fast": "the fast checker: its Python side is spec.ranks.check with a tree lookup",
+    "Ranks/EncodeBy": "the encoder through a lookup (route 1's kernel evaluation device)",
     "Unicode/Utf8CodePoints": "lemmas only (decoding a string's UTF-8 gives its code points)",
     "Regex/Fuel": "lemmas only (the loops' counters suffice)",
     "Regex/Lemmas": "lemmas only (runLen, greedy, notAheadK are proof devices)",

@@ -8,6 +8,7 @@ public import Bpe.Ranks.Equiv
 public import Bpe.Ranks.Slice
 public import Bpe.Ranks.Tree
 public import Bpe.Ranks.Fast
+public import Bpe.Ranks.EncodeBy
 public import Bpe.Ranks.Large
 public import Bpe.Ranks.Roundtrip
 
@@ -16,9 +17,10 @@ public import Bpe.Ranks.Roundtrip
 
 tiktoken's algorithm as a specification (`Basic`: `bytePairMerge`, `encodePieceRanks`,
 `encodeRanksWith`), condition C (`RanksOk`) with its checker (`Check`) and a fast checker
-through a proven search tree (`Tree`, `Fast`), and the equivalence: under condition C the
-seed's merge loop on the recovered tables returns tiktoken's ids, for every chunk and every
-string (`Equiv`: `Bpe.encodeChunk_eq_encodePieceRanks`, `Bpe.encodeWith_eq_encodeRanksWith`;
+through a proven search tree (`Tree`, `Fast`; tiktoken's encoder through it, `EncodeBy`), and
+the equivalence: under condition C the seed's merge loop on the recovered tables returns
+tiktoken's ids, for every chunk and every string (`Equiv`:
+`Bpe.encodeChunk_eq_encodePieceRanks`, `Bpe.encodeWith_eq_encodeRanksWith`;
 its two sides in `MergePair` and `DecomposeRun`; on given tables in `Slice`).
 tiktoken 0.14's heap merge for pieces of 100 bytes or more is the same loop (`Large`:
 `Bpe.bytePairMergeLarge_eq_bytePairMerge`, `Bpe.encodePieceRanksBySize_eq`), and tiktoken's
