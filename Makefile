@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 VPY    := $(VENV)/bin/python
 
-.PHONY: venv verify test test-fast lint bench clean
+.PHONY: venv verify test test-engines test-fast lint bench clean
 
 # the native engine (rust/) is built by the editable install: rebuilt when its sources change
 RUST_SOURCES := rust/Cargo.toml rust/Cargo.lock $(wildcard rust/src/*.rs rust/src/*/*.rs)
@@ -26,6 +26,13 @@ verify: venv
 ## start first (tests/conftest.py) and each worker takes one or two tests at a time.
 test: venv
 	$(VPY) -m pytest -q -n 2 --maxschedchunk 1
+
+## The corpus command and the data adapters on real local clusters (Dask LocalCluster with
+## two workers, ray.init with two CPUs), checked per document against tiktoken: installs the
+## dask and ray extras into the venv; CI runs it after `make test` (docs/corpus.md).
+test-engines: venv
+	$(VPY) -m pip install --quiet -e '.[test,dask,ray]'
+	VERIFIED_BPE_ENGINE_TESTS=1 $(VPY) -m pytest -q tests/test_corpus.py tests/test_data_engines.py
 
 ## The tests without the slow ones (no Lean runs, small samples).
 test-fast: venv
