@@ -12,6 +12,7 @@ looked up whole).
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Sequence
 
@@ -21,8 +22,14 @@ from verified_bpe.patterns import R50K_PATTERN
 from conftest import MIXED_TEXTS, UNICODE_SNIPPETS
 from regex_machines import check_machine_is_regex, check_unit_chunks_bridge, random_text
 from verified_bpe.spec.regex.r50k_pattern import r50k_pattern
+from verified_bpe.spec.unicode import tables as unicode_tables
 from verified_bpe.spec.unicode.cl100k import pre_tokenize_cl100k
 from verified_bpe.spec.unicode.r50k import next_chunk_len, pre_tokenize_r50k
+from verified_bpe.verify import unicode_classes, unicode_scan
+
+#: ``VERIFIED_BPE_R50K_SCAN=boundary`` (every class-boundary code point) or ``all`` (every code
+#: point) widens the probe test below; CI runs a sample of 500 boundary code points.
+SCAN = os.environ.get("VERIFIED_BPE_R50K_SCAN", "")
 
 #: pieces that exercise every branch: contractions in both cases (only lower case is one),
 #: letters, digits and punctuation of several scripts with and without a leading space, and
@@ -119,3 +126,39 @@ def test_tiktoken_split_can_fail() -> None:
     split = _tiktoken_splitter(tiktoken, [text])
     assert pre_tokenize_r50k(text.encode()) == split(text)
     assert pre_tokenize_cl100k(text.encode()) != split(text)
+
+
+def _scan_code_points() -> list[int]:
+    """Both sides of every range edge of every class (all of them, or a fixed sample of 500),
+    or every code point (``SCAN == "all"``); surrogates left out."""
+    if SCAN == "all":
+        return [c for c in range(0x110000) if c not in unicode_classes.SURROGATES]
+    edges: set[int] = set()
+    for cls in unicode_classes.CLASSES:
+        for lo, hi in getattr(unicode_tables, f"{cls.py_name.upper()}_RANGES"):
+            edges |= {lo - 1, lo, hi, hi + 1}
+    cps = sorted(c for c in edges if 0 <= c <= 0x10FFFF and c not in unicode_classes.SURROGATES)
+    return cps if SCAN == "boundary" else random.Random(33).sample(cps, 500)
+
+
+def test_probes_vs_tiktoken_split(tally) -> None:  # noqa: ANN001 - fixture
+    """The exhaustive scan's four probe strings around each code point (class boundaries; all
+    code points with ``VERIFIED_BPE_R50K_SCAN=all``): the machine's chunks are tiktoken's."""
+    tiktoken = pytest.importorskip("tiktoken")
+    cps = _scan_code_points()
+    wrong: list[int] = []
+    for k in range(0, len(cps), 256):
+        block = cps[k : k + 256]
+        split = _tiktoken_splitter(
+            tiktoken, [p for c in block for p in unicode_scan.probes(chr(c))]
+        )
+        wrong += [
+            c
+            for c in block
+            if any(pre_tokenize_r50k(p.encode()) != split(p) for p in unicode_scan.probes(chr(c)))
+        ]
+    assert wrong == [], [f"U+{c:04X}" for c in wrong[:5]]
+    tally(
+        f"r50k machine vs tiktoken split, probes of {SCAN or 'sampled boundary'} code points",
+        len(cps),
+    )

@@ -75,7 +75,8 @@ theorem unitChunks_eq_findIter
     CodePoint.preTokenizeWith next data = (CodePoint.unitChunks next data).map List.flatten ∧
       (CodePoint.unitChunks next data).map (·.map CodePoint.unitCodePoint) =
         findIter C re (CodePoint.codePoints data) :=
-  ⟨CodePoint.preTokenizeWith_eq_map_flatten _ data, (CodePoint.map_unitChunks _ data).trans (h _)⟩
+  ⟨CodePoint.preTokenizeWith_eq_map_flatten _ data,
+    (CodePoint.map_unitChunks _ data).trans (h _)⟩
 
 /-- **From strings**: the byte chunks of `preTokenizeWith next (stringBytes s)` are the UTF-8
 encodings of lists of characters whose code points are `findIter`'s matches on the string's

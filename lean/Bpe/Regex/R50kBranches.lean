@@ -39,7 +39,8 @@ theorem contractionsR50k_eq : contractionsR50k =
           (.seq (.char 114) (.char 101)))))) := rfl
 
 /-- Outside `(?i:…)` a literal matches itself only. -/
-theorem charHolds_false (C : Classes) (c x : Nat) : charHolds C false c x = (x == c) := by
+theorem charHolds_outside_caseless (C : Classes) (c x : Nat) :
+    charHolds C false c x = (x == c) := by
   simp [charHolds]
 
 /-- `[sdmt]` outside `(?i:…)`. -/
@@ -66,7 +67,7 @@ theorem matchRe_contractionsR50k (C : Classes) (s : List Nat) :
     cases rest with
     | nil =>
       simp only [contractionsR50k_eq, matchRe_seq, matchRe_char, matchRe_group, matchRe_alt,
-        matchRe_cls, step_cons, step_nil, classHolds_sdmt_false, charHolds_false,
+        matchRe_cls, step_cons, step_nil, classHolds_sdmt_false, charHolds_outside_caseless,
         R50k.matchContraction]
       by_cases hq : q = 39
       · by_cases hs : (c == 115 || c == 100 || c == 109 || c == 116) = true
@@ -75,7 +76,8 @@ theorem matchRe_contractionsR50k (C : Classes) (s : List Nat) :
       · simp [hq]
     | cons e r =>
       simp only [contractionsR50k_eq, matchRe_seq, matchRe_char, matchRe_group, matchRe_alt,
-        matchRe_cls, step_cons, classHolds_sdmt_false, charHolds_false, R50k.matchContraction]
+        matchRe_cls, step_cons, classHolds_sdmt_false, charHolds_outside_caseless,
+        R50k.matchContraction]
       by_cases hq : q = 39
       · by_cases hs : (c == 115 || c == 100 || c == 109 || c == 116) = true
         · simp [hs, hq]
@@ -101,8 +103,8 @@ theorem matchRe_spaceRun (C : Classes) (r : Re) (p : Nat → Bool)
     · subst hc
       have h0 : runLen p (32 :: cs) = 0 := by simp [h32]
       by_cases hn : runLen p cs = 0
-      · simp [hn, h0]
-      · simp [hn, h0]
+      · simp [hn, h0, h32]
+      · simp [hn, h0, h32]
     · have hc' : (c == 32) = false := by simpa using hc
       simp [hc']
 
