@@ -132,10 +132,12 @@ def test_class_boundaries_vs_tiktoken_and_spec(name, tally):
 
 
 def test_r50k_class_boundaries_vs_spec(tally):
-    """r50k_base: every class-boundary code point in the four probe strings of the exhaustive
-    scan, the native chunks are the spec mirror's (which ``tests/test_regex_r50k.py`` ties to
-    tiktoken's own split)."""
-    cps = boundary_code_points()
+    """r50k_base: 1,000 class-boundary code points (a fixed sample; the 4,816 all pass, 4 s) in
+    the four probe strings of the exhaustive scan, the native chunks are the spec mirror's
+    (which ``tests/test_regex_r50k.py`` ties to tiktoken's own split)."""
+    import random
+
+    cps = random.Random(50).sample(boundary_code_points(), 1000)
     split, spec = (lambda s: _native.pre_tokenize("r50k_base", s.encode())), pre_tokenize_r50k
     probes = unicode_scan.probes
     wrong = [cp for cp in cps if any(split(p) != spec(p.encode()) for p in probes(chr(cp)))]
