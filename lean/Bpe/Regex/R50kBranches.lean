@@ -102,9 +102,7 @@ theorem matchRe_spaceRun (C : Classes) (r : Re) (p : Nat → Bool)
     by_cases hc : c = 32
     · subst hc
       have h0 : runLen p (32 :: cs) = 0 := by simp [h32]
-      by_cases hn : runLen p cs = 0
-      · simp [hn, h0, h32]
-      · simp [hn, h0, h32]
+      by_cases hn : runLen p cs = 0 <;> simp [hn, h0]
     · have hc' : (c == 32) = false := by simpa using hc
       simp [hc']
 
