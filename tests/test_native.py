@@ -32,6 +32,7 @@ if not native.available():  # pragma: no cover - an install without cargo
     pytest.skip("the native engine is not built", allow_module_level=True)
 
 from test_engine_heap import brute_force  # noqa: E402 - rank BPE by its definition
+from verified_bpe.engine.patterns import R50K_PATTERN  # noqa: E402
 from verified_bpe.engine.tokenizer import Tokenizer, bpe_ranks  # noqa: E402
 from verified_bpe.engine.vocab import load_ranks, tiktoken_encoding  # noqa: E402
 from verified_bpe.errors import MissingRankError  # noqa: E402
@@ -40,12 +41,24 @@ from verified_bpe.spec.unicode.cl100k import next_chunk_len as cl100k_next_chunk
 from verified_bpe.spec.unicode.cl100k import pre_tokenize_cl100k  # noqa: E402
 from verified_bpe.spec.unicode.o200k import next_chunk_len as o200k_next_chunk_len  # noqa: E402
 from verified_bpe.spec.unicode.o200k import pre_tokenize_o200k  # noqa: E402
+from verified_bpe.spec.unicode.r50k import next_chunk_len as r50k_next_chunk_len  # noqa: E402
+from verified_bpe.spec.unicode.r50k import pre_tokenize_r50k  # noqa: E402
 from verified_bpe.verify import unicode_classes, unicode_scan  # noqa: E402
 
 _native = native.module()
 NAMES = ("cl100k_base", "o200k_base")
-SPEC_SPLIT = {"cl100k_base": pre_tokenize_cl100k, "o200k_base": pre_tokenize_o200k}
-SPEC_NEXT = {"cl100k_base": cl100k_next_chunk_len, "o200k_base": o200k_next_chunk_len}
+#: the native pre-tokenizers (r50k_base's rank file is not shipped offline: split tests only)
+SPLIT_NAMES = (*NAMES, "r50k_base")
+SPEC_SPLIT = {
+    "cl100k_base": pre_tokenize_cl100k,
+    "o200k_base": pre_tokenize_o200k,
+    "r50k_base": pre_tokenize_r50k,
+}
+SPEC_NEXT = {
+    "cl100k_base": cl100k_next_chunk_len,
+    "o200k_base": o200k_next_chunk_len,
+    "r50k_base": r50k_next_chunk_len,
+}
 REPO = Path(__file__).resolve().parent.parent
 LEAN_UNICODE = REPO / "lean" / "Bpe" / "Unicode"
 RUST_UNICODE = REPO / "rust" / "src" / "unicode"
@@ -66,7 +79,7 @@ def test_classes_on_every_code_point(cls):
 
 
 # ---------------------------------------------------------------------------- pre-tokenizers
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", SPLIT_NAMES)
 @settings(max_examples=300)
 @given(data=st.binary(max_size=200))
 def test_pre_tokenize_any_bytes_vs_spec(name, data):
@@ -74,7 +87,7 @@ def test_pre_tokenize_any_bytes_vs_spec(name, data):
     assert _native.pre_tokenize(name, data) == SPEC_SPLIT[name](data)
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", SPLIT_NAMES)
 @settings(max_examples=300)
 @given(text=st.text(max_size=200))
 def test_pre_tokenize_text_vs_spec(name, text):
@@ -82,7 +95,7 @@ def test_pre_tokenize_text_vs_spec(name, text):
     assert _native.pre_tokenize(name, data) == SPEC_SPLIT[name](data)
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", SPLIT_NAMES)
 @given(cps=st.lists(st.integers(0, 0x10FFFF), max_size=20), i=st.integers(0, 22))
 def test_next_chunk_len_vs_spec(name, cps, i):
     """``nextChunkLen`` on code points, positions past the end included."""
@@ -116,6 +129,37 @@ def test_class_boundaries_vs_tiktoken_and_spec(name, tally):
     wrong = [cp for cp in cps if any(split(p) != spec(p.encode()) for p in probes(chr(cp)))]
     assert wrong == []
     tally(f"native class-boundary code points {name}", len(cps))
+
+
+def test_r50k_class_boundaries_vs_spec(tally):
+    """r50k_base: 1,000 class-boundary code points (a fixed sample; the 4,816 all pass, 4 s) in
+    the four probe strings of the exhaustive scan, the native chunks are the spec mirror's
+    (which ``tests/test_regex_r50k.py`` ties to tiktoken's own split)."""
+    import random
+
+    cps = random.Random(50).sample(boundary_code_points(), 1000)
+    split, spec = (lambda s: _native.pre_tokenize("r50k_base", s.encode())), pre_tokenize_r50k
+    probes = unicode_scan.probes
+    wrong = [cp for cp in cps if any(split(p) != spec(p.encode()) for p in probes(chr(cp)))]
+    assert wrong == []
+    tally("native class-boundary code points r50k_base", len(cps))
+
+
+def test_r50k_native_ids_vs_tiktoken():
+    """GPT-2's pattern (tiktoken 0.14's ``r50k_pat_str``) runs on the native machine, over a
+    text longer than a block with a white-space run before the place the other patterns cut
+    (``"  \\n"`` then a letter: one chunk if the block ended there): tiktoken's ids."""
+    tiktoken = pytest.importorskip("tiktoken")
+    ranks = {bytes([b]): b for b in range(256)}
+    for token in (b"  ", b"  \n", b"xx", b" a", b"bc"):
+        ranks[token] = len(ranks)
+    tok = Tokenizer.from_ranks(ranks, R50K_PATTERN, engine="native")
+    assert tok._native is not None and tok._native.pre_tokenizer == "r50k_base"
+    oracle = tiktoken.Encoding(
+        "r50k", pat_str=R50K_PATTERN, mergeable_ranks=ranks, special_tokens={}
+    )
+    for text in ("x" * 8195 + "  \nabc", ("Grüße 世界 can't\n  x" * 600) + "  \nab  \n"):
+        assert tok.encode_ordinary(text) == oracle.encode_ordinary(text)
 
 
 # ---------------------------------------------------------------------------- merges

@@ -46,6 +46,10 @@ NOT_MIRRORED = {
     "Regex/O200kClasses": "lemmas only (o200k_base's classes as the machine's predicates)",
     "Regex/O200kBranches": "lemmas only (each branch of o200k_base's pattern)",
     "Regex/O200k": "the proof that the o200k_base machine is findIter",
+    "Regex/R50kBranches": "lemmas only (each branch of r50k_base's pattern)",
+    "Regex/MachineLoop": "lemmas only (a machine whose step is matchAt is findIter)",
+    "Regex/R50k": "the proof that the r50k_base machine is findIter",
+    "Regex/TiktokenR50k": "the r50k_base instance of the end-to-end theorem (cited by r50k.py)",
     "Unicode/LetterCover": "a table fact the kernel checks (allIn, coveredBy: proof devices)",
 }
 ALIASES = {

@@ -51,6 +51,7 @@ from verified_bpe import patterns as pattern_strings
 from verified_bpe.spec.regex import patterns as terms
 from verified_bpe.spec.regex.match import find_iter_spans, match_at
 from verified_bpe.spec.regex.print import to_regex
+from verified_bpe.spec.regex.r50k_pattern import r50k_pattern
 from verified_bpe.spec.regex.syntax import (
     Alt,
     Caseless,
@@ -171,6 +172,7 @@ def test_differential_full() -> None:
 PATTERNS = [
     (terms.seed_pattern(), pattern_strings.CL100K_PATTERN_ORIGINAL),
     (terms.gpt2_pattern(), pattern_strings.GPT2_PATTERN),
+    (r50k_pattern(), pattern_strings.R50K_PATTERN),
     (terms.cl100k_pattern(), pattern_strings.CL100K_PATTERN),
     (terms.o200k_pattern(), pattern_strings.O200K_PATTERN),
     (terms.llama3_pattern(), pattern_strings.LLAMA3_PATTERN),

@@ -18,6 +18,11 @@ public import Bpe.Regex.O200kClasses
 public import Bpe.Regex.O200kBranches
 public import Bpe.Regex.O200k
 public import Bpe.Regex.Tiktoken
+public import Bpe.Regex.R50kPattern
+public import Bpe.Regex.R50kBranches
+public import Bpe.Regex.MachineLoop
+public import Bpe.Regex.R50k
+public import Bpe.Regex.TiktokenR50k
 
 /-!
 # Regex semantics of the pre-tokenization patterns (issue 22, step 1)
@@ -53,6 +58,11 @@ public import Bpe.Regex.Tiktoken
 * `Bpe.Regex.Tiktoken`: `tiktokenEncodeOrdinary` (tiktoken's `encode_ordinary`) and
   `encodeCl100k_eq_tiktokenEncodeOrdinary` (issue 22, step 5): under `RanksOk`, the Lean
   encoder returns tiktoken's ids for every string.
+* `Bpe.Regex.R50kPattern`, `Bpe.Regex.R50kBranches`, `Bpe.Regex.MachineLoop`, `Bpe.Regex.R50k`,
+  `Bpe.Regex.TiktokenR50k`: the same for GPT-2's pattern as tiktoken 0.14 ships it (r50k_base,
+  p50k_base, gpt2): the term `r50kPattern`, one lemma per branch under cl100k_base's
+  `ReadsTables`, the generic last step (a machine whose step is `matchAt` is `findIter`, with
+  both bridges), `preTokenizeR50k_eq_findIter`, and `encodeR50k_eq_tiktokenEncodeOrdinary`.
 
 What this layer proves: the counters of the two loops suffice (`Bpe.Regex.Fuel`), so
 `findIter` is the unbounded `find_iter`; the seed's ASCII pre-tokenizer is `findIter` of the

@@ -5,13 +5,14 @@ public import Bpe.Unicode.Tables
 public import Bpe.Unicode.PreTokenize
 public import Bpe.Unicode.Cl100k
 public import Bpe.Unicode.O200k
+public import Bpe.Unicode.R50k
 public import Bpe.Unicode.Encoders
 public import Bpe.Unicode.CodePoints
 public import Bpe.Unicode.Utf8CodePoints
 public import Bpe.Unicode.LetterCover
 
 /-!
-# Layer 3: the Unicode pre-tokenizers of cl100k_base and o200k_base
+# Layer 3: the Unicode pre-tokenizers of cl100k_base, o200k_base and r50k_base
 
 The character classes as tiktoken sees them (`Tables`, generated, over `RangeTree`), the
 splitting loop over UTF-8 units with its partition theorems for every chunk-length function

@@ -11,7 +11,7 @@ use std::sync::mpsc;
 
 use crate::engine::{Engine, PreTokenizer, RegexEncodeError};
 use crate::ranks::{bpe_buckets, bpe_heap, bpe_scan, MissingRank, RankMap};
-use crate::unicode::{cl100k, o200k, tables};
+use crate::unicode::{cl100k, o200k, r50k, tables};
 
 fn missing(e: MissingRank) -> PyErr {
     PyKeyError::new_err((PyBytesOwned(e.part), PyBytesOwned(e.piece)))
@@ -57,7 +57,7 @@ impl Split<'_> {
 fn pre_tokenizer(name: &str) -> PyResult<PreTokenizer> {
     PreTokenizer::by_name(name).ok_or_else(|| {
         PyValueError::new_err(format!(
-            "no native pre-tokenizer named {name:?} (cl100k_base, o200k_base)"
+            "no native pre-tokenizer named {name:?} (cl100k_base, o200k_base, r50k_base)"
         ))
     })
 }
@@ -533,6 +533,7 @@ fn next_chunk_len(name: &str, cps: Vec<u32>, i: usize) -> PyResult<usize> {
     Ok(match pre_tokenizer(name)? {
         PreTokenizer::Cl100k => cl100k::next_chunk_len(&cps, i),
         PreTokenizer::O200k => o200k::next_chunk_len(&cps, i),
+        PreTokenizer::R50k => r50k::next_chunk_len(&cps, i),
     })
 }
 

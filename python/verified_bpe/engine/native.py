@@ -28,7 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MalformedVocabError, MissingRankError
-from .patterns import CL100K_PATTERN, O200K_PATTERN, PINNED_PROPERTIES, stand_ins_allowed
+from .patterns import (
+    CL100K_PATTERN,
+    O200K_PATTERN,
+    PINNED_PROPERTIES,
+    R50K_PATTERN,
+    stand_ins_allowed,
+)
 
 try:
     from .. import _native  # type: ignore[attr-defined]
@@ -39,6 +45,7 @@ except ImportError:  # pragma: no cover - exercised on installs without cargo
 NATIVE_PRE_TOKENIZERS: dict[str, str] = {
     CL100K_PATTERN: "cl100k_base",
     O200K_PATTERN: "o200k_base",
+    R50K_PATTERN: "r50k_base",
 }
 
 

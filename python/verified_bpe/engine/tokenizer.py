@@ -58,6 +58,7 @@ from ..spec.seed.shuffle import byte_shuffle_from_ranks, invert_shuffle
 from ..spec.seed.well_formed import build_vocab, check_well_formed
 from ..spec.unicode.cl100k import pre_tokenize_cl100k
 from ..spec.unicode.o200k import pre_tokenize_o200k
+from ..spec.unicode.r50k import pre_tokenize_r50k
 from . import native, validate
 from .fast_split import SplitFn, Splitter
 from .patterns import (
@@ -76,6 +77,8 @@ ENGINES: tuple[Engine, ...] = ("native", "fast", "spec")
 SPEC_PRE_TOKENIZERS: dict[str, Callable[[bytes], list[bytes]]] = {
     "cl100k_base": pre_tokenize_cl100k,
     "o200k_base": pre_tokenize_o200k,
+    "r50k_base": pre_tokenize_r50k,
+    "p50k_base": pre_tokenize_r50k,
 }
 
 _CACHE_LIMIT = 200_000  # chunk-cache entries before the fast engine's cache is cleared

@@ -3,5 +3,6 @@ pub mod cl100k;
 pub mod class_table;
 pub mod o200k;
 pub mod pretokenize;
+pub mod r50k;
 pub mod range_tree;
 pub mod tables;
