@@ -4,7 +4,7 @@ output format read back by a reader written here from the format's published lay
 pyarrow), byte-identical shards for any worker count and engine, resume, bad input.
 
 The Dask and Ray runs start a local cluster (20-45 s each on the shared 2-core guest): opt-in
-with ``VERIFIED_BPE_ENGINE_TESTS=1``."""
+with ``VERIFIED_BPE_ENGINE_TESTS=1``, which CI's ``make test-engines`` sets."""
 
 from __future__ import annotations
 

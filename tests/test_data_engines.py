@@ -3,7 +3,8 @@
 The adapters' functions are checked in process against tiktoken (cheap, in CI).  Runs on a
 real local cluster (Dask ``LocalCluster(n_workers=2)``, ``ray.init(num_cpus=2)``) start one
 (measured on the shared 2-core guest: 19 s for the Dask cluster, 21-24 s for ``ray.init``),
-so they are opt-in: ``VERIFIED_BPE_ENGINE_TESTS=1`` with dask/distributed/ray installed."""
+so they need ``VERIFIED_BPE_ENGINE_TESTS=1`` with dask/distributed/ray installed
+(``make test-engines``)."""
 
 from __future__ import annotations
 
