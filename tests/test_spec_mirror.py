@@ -28,6 +28,7 @@ LAYERS = ("Seed", "Ranks", "Unicode", "Regex")
 #: Lean modules of those layers with no Python counterpart, and why
 NOT_MIRRORED = {
     "Seed/ListLemmas": "lemmas only",
+    "Seed/AssocList": "lemmas only (association lists without a key twice)",
     "Ranks/MergePair": "proofs of the seed side of the equivalence (defs are proof devices)",
     "Ranks/DecomposeRun": "proofs of the tiktoken side of the equivalence (Prop definitions)",
     "Ranks/Equiv": "the equivalence proof (Prop definitions)",
@@ -36,6 +37,7 @@ NOT_MIRRORED = {
     "Ranks/EncodeBy": "the encoder through a lookup (route 1's kernel evaluation device)",
     "Unicode/Utf8CodePoints": "lemmas only (decoding a string's UTF-8 gives its code points)",
     "Regex/Fuel": "lemmas only (the loops' counters suffice)",
+    "Regex/PatternStrings": "kernel facts (the patterns print to tiktoken's strings)",
     "Regex/Lemmas": "lemmas only (runLen, greedy, notAheadK are proof devices)",
     "Regex/SeedClasses": "lemmas only (the seed's byte predicates as the ASCII classes)",
     "Regex/SeedBranches": "lemmas only (each branch of the seed's pattern)",

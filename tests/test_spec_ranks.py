@@ -138,7 +138,7 @@ def test_counterexample_bytes_listed_twice():
 
 
 def test_counterexample_empty_token():
-    """``nonempty``: the empty byte string has a rank; tiktoken's shortcut returns it for the
+    """``token_ne_nil``: the empty byte string has a rank; tiktoken's shortcut returns it for the
     empty piece, the seed's encoder returns no id."""
     ranks = table(b"")
     assert not check_ranks(ranks) and not ranks_ok(ranks)
@@ -171,6 +171,26 @@ def test_counterexample_three_parts():
     assert not check_ranks(ranks) and not ranks_ok(ranks)
     assert encode_piece_ranks(ranks, b"abc") == [256]
     assert seed_encode(ranks, b"abc") == [A, B, C]
+
+
+def test_counterexample_rank_at_sentinel():
+    """``rank_lt_sentinel``: "ab" gets rank 2**32 - 1, tiktoken's sentinel ``Rank::MAX``.  Its
+    merge loop reads that rank as "no merge", so real tiktoken encodes "abc" as [97, 98, 99]
+    where tiktoken's algorithm as specified merges "ab"; one rank lower, the two agree.  A rank
+    of 2**32 does not fit tiktoken's ``u32`` at all."""
+    tiktoken = pytest.importorskip("tiktoken")
+
+    def real(ranks):
+        enc = tiktoken.Encoding(
+            name="sentinel", pat_str=r"\S+", mergeable_ranks=ranks, special_tokens={}
+        )
+        return enc.encode_ordinary("abc")
+
+    at, below = BYTES | {b"ab": 2**32 - 1}, BYTES | {b"ab": 2**32 - 2}
+    assert not check_ranks(at) and not ranks_ok(at)
+    assert encode_piece_ranks(at, b"abc") == [2**32 - 1, C] != real(at) == [A, B, C]
+    assert check_ranks(below) and ranks_ok(below)
+    assert encode_piece_ranks(below, b"abc") == real(below) == [2**32 - 2, C]
 
 
 def test_counterexample_not_increasing():

@@ -3,10 +3,12 @@
 import pytest
 
 from verified_bpe.toolchain.build import (
+    Builder,
     BuildError,
     Module,
     parse_imports,
     scan_forbidden,
+    scan_imports,
     strip_comments,
     topo_order,
 )
@@ -79,8 +81,69 @@ def test_scan_finds_each_forbidden_word(tmp_path, word):
     assert len(hits) == 1 and ":4:" in hits[0] and word in hits[0]
 
 
+# Each line gets a declaration past the kernel, or runs meta code that could (issue 33, item 4).
+KERNEL_SKIPPING_LINES = [
+    "set_option debug.skipKernelTC true in",
+    "set_option  debug.byAsSorry true",
+    "#eval Lean.addDeclWithoutChecking d",
+    "#eval env.addDeclCore 0 d none",
+    "def k (e : Lean.Kernel.Environment) := e",
+    "def k (e : Kernel.Environment) := e",
+    "run_cmd Lean.modifyEnv id",
+    "run_elab pure ()",
+    "run_meta pure ()",
+    '@[extern "lean_f"] opaque f : Nat → Nat',
+    "@[implemented_by g] def f (n : Nat) := n",
+    "unsafe def f : Nat := 0",
+]
+
+
+@pytest.mark.parametrize("line", KERNEL_SKIPPING_LINES)
+def test_scan_refuses_kernel_skipping(tmp_path, line):
+    src = f"module\n/-! `set_option debug.skipKernelTC` named in a docstring -/\n{line}\n"
+    hits = scan_forbidden(Module("T", tmp_path / "T.lean", [], src))
+    assert len(hits) == 1 and ":3:" in hits[0]
+
+
+def test_scan_imports_allows_core_and_project_only():
+    m = Module("Bpe.X", "X.lean", ["Init.Data.List", "Std", "Bpe.Y", "Lean.Environment"], "")
+    hits = scan_imports(m, {"Bpe.X", "Bpe.Y"})
+    assert len(hits) == 1 and "Lean.Environment" in hits[0]
+
+
+class _NoLean:
+    """A runner that fails the test if the build gets as far as running Lean."""
+
+    route = "wasm"
+    toolchain_id = "none"
+    cache = None
+
+    def check(self, *args, **kwargs):  # pragma: no cover - reaching it is the failure
+        raise AssertionError("the build ran Lean on a refused file")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "set_option debug.skipKernelTC true in\ntheorem t : 1 = 2 := rfl\n",
+        "public import Lean.AddDecl\ntheorem t : True := trivial\n",
+    ],
+)
+def test_build_refuses_a_kernel_skipping_file(tmp_path, body):
+    (tmp_path / "lean" / "Bpe").mkdir(parents=True)
+    (tmp_path / "lean" / "Bpe" / "Ok.lean").write_text("module\ntheorem ok : True := trivial\n")
+    (tmp_path / "lean" / "Bpe" / "Bad.lean").write_text("module\npublic import Bpe.Ok\n" + body)
+    builder = Builder(tmp_path, _NoLean(), jobs=1, log=lambda *_: None, out_dir=tmp_path / "out")
+    with pytest.raises(BuildError, match="Bad.lean"):
+        builder.build()
+
+
 def test_scan_ignores_lookalikes(tmp_path):
-    src = "theorem sorryFree : True := trivial\n-- collectAxioms axioms\ndef unsafeish := 1\n"
+    src = (
+        "theorem sorryFree : True := trivial\n-- collectAxioms axioms\ndef unsafeish := 1\n"
+        "example : 2 = 2 := by decide +kernel\nset_option maxRecDepth 4000 in\n"
+        "def debugKernelish := 1\n"
+    )
     assert scan_forbidden(Module("T", tmp_path / "T.lean", [], src)) == []
 
 

@@ -4,6 +4,7 @@ public import Bpe.Regex.Syntax
 public import Bpe.Regex.Match
 public import Bpe.Regex.Print
 public import Bpe.Regex.Patterns
+public import Bpe.Regex.PatternStrings
 public import Bpe.Regex.Ascii
 public import Bpe.Regex.Fuel
 public import Bpe.Regex.Lemmas
@@ -37,6 +38,9 @@ public import Bpe.Regex.TiktokenR50k
 * `Bpe.Regex.Print`: a term back in regex syntax.
 * `Bpe.Regex.Patterns`: the seed's, GPT-2, cl100k_base, o200k_base and Llama-3 patterns as
   terms; they print to the exact strings of `verified_bpe.patterns`.
+* `Bpe.Regex.PatternStrings`: kernel evaluation that cl100k_base's and o200k_base's terms
+  print to tiktoken 0.14's pattern strings, byte for byte (`toRegex_cl100kPattern`,
+  `toRegex_o200kPattern`).
 * `Bpe.Regex.Ascii`: the ASCII instance of the classes.
 * `Bpe.Regex.Fuel`: the counters that make the loops structural suffice: more changes
   nothing (`star_succ`, `findLoop_succ`, `findLoop_eq_findIter`).

@@ -2,6 +2,7 @@ module
 
 public import Bpe.Seed.Classify
 public import Bpe.Seed.ListLemmas
+public import Bpe.Seed.AssocList
 public import Bpe.Seed.PreTokenize
 public import Bpe.Seed.Merge
 public import Bpe.Seed.Decompose

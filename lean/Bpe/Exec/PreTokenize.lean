@@ -78,14 +78,6 @@ theorem preTokenizeX_eq (next : List Nat → Nat) (data : Bytes) :
     codePointsX_eq,
     splitX_eq]
 
-theorem preTokenizeX_cl100k (data : Bytes) :
-    preTokenizeX Cl100k.nextChunkLen data = preTokenizeCl100k data :=
-  preTokenizeX_eq _ data
-
-theorem preTokenizeX_o200k (data : Bytes) :
-    preTokenizeX O200k.nextChunkLen data = preTokenizeO200k data :=
-  preTokenizeX_eq _ data
-
 /-- **What `runTexts` computes for each text**: on a table that passes `sorted`, encoding the
 chunks of `preTokenizeX next` is `Bpe.encodeWith (CodePoint.preTokenizeWith next)`, i.e.
 `Bpe.encodeCl100k` for `Cl100k.nextChunkLen` and `Bpe.encodeO200k` for `O200k.nextChunkLen`. -/

@@ -348,6 +348,15 @@ def nonEmptyFrom (toks : Array TokEntry) : Nat → Nat → Bool
   | fuel + 1, i =>
     if h : i < toks.size then !isNil toks[i].1 && nonEmptyFrom toks fuel (i + 1) else true
 
+/-- Every rank from entry `i` on is below 2^32 - 1 = 4294967295, tiktoken's sentinel
+`Rank::MAX` (`Bpe.rankSentinel`, `Bpe.checkRankBound`). -/
+def ranksBelowFrom (toks : Array TokEntry) : Nat → Nat → Bool
+  | 0, _ => true
+  | fuel + 1, i =>
+    if h : i < toks.size then
+      decide (toks[i].2 < 4294967295) && ranksBelowFrom toks fuel (i + 1)
+    else true
+
 /-- The byte string has two bytes or more. -/
 def isLong : List UInt8 → Bool
   | _ :: _ :: _ => true
@@ -374,13 +383,14 @@ def byteRanksFrom (s : Array TokEntry) : Nat → Nat → Bool
 
 /-- **Condition C (`Bpe.RanksOk`) at run time**, on the parsed entries `toks` (file order),
 their key array `s` and the merges `m` recovered from them: the ranks strictly increase along
-the file, no token is empty, every byte is a token of rank below 256 (looked up with
-`findTok s`), and every token of two bytes or more records a merge (`m` has as many entries as
+the file, no token is empty, every rank is below tiktoken's sentinel 2^32 - 1, every byte is a
+token of rank below 256 (looked up with `findTok s`), and every token of two bytes or more records a merge (`m` has as many entries as
 `toks` has such tokens; `recoverOne` records one only for a decomposition into two parts). With
 `sortedToks s` (no token twice), this is `Bpe.RanksOk` (`Bpe.Exec.ranksOk_of_checkRanksX`); the
 merge count costs nothing, so the check adds linear passes and 256 lookups to the recovery. -/
 def checkRanksX (toks s : Array TokEntry) (m : Array Entry) : Bool :=
-  ranksIncFrom toks toks.size 0 && nonEmptyFrom toks toks.size 0 && byteRanksFrom s 256 0 &&
+  ranksIncFrom toks toks.size 0 && nonEmptyFrom toks toks.size 0 &&
+    ranksBelowFrom toks toks.size 0 && byteRanksFrom s 256 0 &&
     m.size == countLongFrom toks toks.size 0 0
 
 /-! ## Writing the tables back -/
@@ -433,8 +443,8 @@ def loadRanks (ranksPath tablesPath : String) : IO Loaded := do
     let shuf := shuffleTable s 256 #[]
     let t3 ← IO.monoMsNow
     if !checkRanksX toks s m then
-      throw (fail ("the table fails condition C (increasing ranks, no empty token, every ".append
-        "byte a token of rank below 256, every longer token two parts)"))
+      throw (fail ("the table fails condition C (increasing ranks below 2^32 - 1, no empty ".append
+        "token, every byte a token of rank below 256, every longer token two parts)"))
     let t4 ← IO.monoMsNow
     if tablesPath != "" then IO.FS.writeFile tablesPath (renderTables shuf m)
     return ⟨m, shuf, toks.size, [t1 - t0, t2 - t1, t3 - t2, t4 - t3]⟩
@@ -476,7 +486,7 @@ def timeCheckRanks (ranksPath : String) : IO String := do
     if !sortedToks s then throw (IO.userError "a token is listed twice")
     let t2 ← IO.monoMsNow
     if !(ranksIncFrom toks toks.size 0 && nonEmptyFrom toks toks.size 0 &&
-        byteRanksFrom s 256 0) then
+        ranksBelowFrom toks toks.size 0 && byteRanksFrom s 256 0) then
       throw (IO.userError "the table fails condition C")
     let n := countLongFrom toks toks.size 0 0
     if n == 0 then throw (IO.userError "no token of two bytes or more")

@@ -14,6 +14,7 @@ public import Bpe.Exec.RanksTables
 * no rank twice: `ranksIncFrom` (ranks strictly increase along the file, as
   `Bpe.ranksIncreasing`);
 * no empty token: `nonEmptyFrom`;
+* every rank below tiktoken's sentinel 2^32 - 1 (`Bpe.rankSentinel`): `ranksBelowFrom`;
 * every byte a token of rank below 256: `byteRanksFrom`, through `findTok`, which answers as
   `Bpe.rankOf` (`findTok_keysOf`);
 * every token of two bytes or more decomposes into two parts: `recoverOne` records a merge only
@@ -81,6 +82,21 @@ theorem ne_nil_of_nonEmptyFrom (toks : Array TokEntry) : ∀ (fuel i : Nat),
         intro hnil
         simp [isNil, hnil] at h
       · exact ne_nil_of_nonEmptyFrom toks fuel (i + 1) h.2 (by omega) j hj (by omega)
+    next hi => omega
+
+theorem lt_of_ranksBelowFrom (toks : Array TokEntry) : ∀ (fuel i : Nat),
+    ranksBelowFrom toks fuel i = true → toks.size ≤ i + fuel →
+      ∀ (j : Nat) (hj : j < toks.size), i ≤ j → toks[j].2 < rankSentinel
+  | 0, i, _, hs, j, hj, hij => by omega
+  | fuel + 1, i, h, hs, j, hj, hij => by
+    simp only [ranksBelowFrom] at h
+    split at h
+    next hi =>
+      rw [Bool.and_eq_true, decide_eq_true_eq] at h
+      by_cases hji : j = i
+      · subst hji
+        simpa [rankSentinel] using h.1
+      · exact lt_of_ranksBelowFrom toks fuel (i + 1) h.2 (by omega) j hj (by omega)
     next hi => omega
 
 theorem isLong_eq : ∀ t : List UInt8, isLong t = decide (2 ≤ t.length)
@@ -195,9 +211,9 @@ theorem ranksOk_of_checkRanksX (toks : Array TokEntry) (hs : sortedToks (keysOf 
     (hc : checkRanksX toks (keysOf toks) (mergesOf (keysOf toks) toks) = true) :
     RanksOk toks.toList := by
   simp only [checkRanksX, Bool.and_eq_true, beq_iff_eq] at hc
-  obtain ⟨⟨⟨hinc, hne⟩, hbytes⟩, hcount⟩ := hc
+  obtain ⟨⟨⟨⟨hinc, hne⟩, hbelow⟩, hbytes⟩, hcount⟩ := hc
   have hl := findTok_keysOf toks hs
-  refine ⟨?_, nodup_ranks_of_ranksIncFrom toks hinc, ?_, ?_, ?_⟩
+  refine ⟨?_, nodup_ranks_of_ranksIncFrom toks hinc, ?_, ?_, ?_, ?_⟩
   · exact ((sortBy_perm (fun p q : TokEntry => bytesLt p.1 q.1) toks).map Prod.fst).nodup_iff.mp
       (nodup_keys_of_sortedToks _ hs)
   · intro t r hmem
@@ -224,5 +240,11 @@ theorem ranksOk_of_checkRanksX (toks : Array TokEntry) (hs : sortedToks (keysOf 
       (isLong_of_recoverOne _) _ hcount (t, r) hmem (by simp [isLong_eq, hlen])
     rw [recoverOne_eq _ _ hl] at hsome
     exact length_decomposeToken_of_isSome hsome
+  · intro t r hmem
+    obtain ⟨j, hj, hje⟩ := List.mem_iff_getElem.mp hmem
+    have hj' : j < toks.size := by simpa using hj
+    have hje' : toks[j] = (t, r) := by simpa using hje
+    have := lt_of_ranksBelowFrom toks toks.size 0 hbelow (by omega) j hj' (by omega)
+    simpa [hje'] using this
 
 end Bpe.Exec

@@ -19,7 +19,7 @@ run-time checks; and under `Bpe.RanksOk` they are tiktoken's algorithm on the pa
 (`encodeRanksWith_ranks`, from `Bpe.encodeWith_eq_encodeRanksWith`). `runRanks` also checks
 condition C itself (`checkRanksX`, sound by `Bpe.Exec.ranksOk_of_checkRanksX`), so the ids of a
 run that passes its three checks are tiktoken's with no further hypothesis
-(`encodeRanksWith_ranks_checked`).
+(`encodeChunks_eq_encodeRanksWith_of_checkRanksX`).
 -/
 
 @[expose] public section
@@ -97,7 +97,7 @@ entries pass the three run-time checks of `runRanks` (`sortedToks` on the key ar
 on the merges, `checkRanksX` for condition C), encoding a text's chunks with the tables
 `runRanks` builds is `Bpe.encodeRanksWith` (tiktoken's algorithm) on the parsed table; no
 other hypothesis. -/
-theorem encodeRanksWith_ranks_checked (toks : Array TokEntry)
+theorem encodeChunks_eq_encodeRanksWith_of_checkRanksX (toks : Array TokEntry)
     (hs : sortedToks (keysOf toks) = true) (hm : sorted (mergesOf (keysOf toks) toks) = true)
     (hc : checkRanksX toks (keysOf toks) (mergesOf (keysOf toks) toks) = true)
     (pre : Bytes → List Bytes) (text : String) :

@@ -12,9 +12,9 @@ public import Bpe.Exec.PreTokenize
 key array, `sorted` on the merges, `checkRanksX`), pre-tokenizes each text with
 `preTokenizeX next` and encodes the chunks. For every text, that is tiktoken's algorithm
 (`Bpe.encodeRanksWith`) on the parsed table with the spec's pre-tokenizer
-`CodePoint.preTokenizeWith next` (`encodeRanksWith_preTokenizeX`): `Bpe.preTokenizeCl100k` for
-`Cl100k.nextChunkLen` (`encodeRanksWith_cl100k_checked`), `Bpe.preTokenizeO200k` for
-`O200k.nextChunkLen` (`encodeRanksWith_o200k_checked`). What stays trusted on this route is
+`CodePoint.preTokenizeWith next` (`encodeChunks_preTokenizeX_eq_encodeRanksWith`): `Bpe.preTokenizeCl100k` for
+`Cl100k.nextChunkLen` (`encodeChunks_preTokenizeX_cl100k_eq_encodeRanksWith`), `Bpe.preTokenizeO200k` for
+`O200k.nextChunkLen` (`encodeChunks_preTokenizeX_o200k_eq_encodeRanksWith`). What stays trusted on this route is
 the reading of the files (`parseRanks`, `readNat`/`readBytes`) and the writing of the ids, and
 Lean's compiler and interpreter.
 -/
@@ -27,7 +27,7 @@ namespace Bpe.Exec
 the three run-time checks, pre-tokenizing a text with `preTokenizeX next` and encoding its
 chunks with the tables `loadRanks` builds is tiktoken's algorithm on the parsed table with
 the spec's pre-tokenizer of `next`. -/
-theorem encodeRanksWith_preTokenizeX (toks : Array TokEntry)
+theorem encodeChunks_preTokenizeX_eq_encodeRanksWith (toks : Array TokEntry)
     (hs : sortedToks (keysOf toks) = true) (hm : sorted (mergesOf (keysOf toks) toks) = true)
     (hc : checkRanksX toks (keysOf toks) (mergesOf (keysOf toks) toks) = true)
     (next : List Nat → Nat) (text : String) :
@@ -35,27 +35,27 @@ theorem encodeRanksWith_preTokenizeX (toks : Array TokEntry)
         (fun x => shuffleOf (shuffleTable (keysOf toks) 256 #[]) x)
         (preTokenizeX next (stringBytes text))) =
       encodeRanksWith (CodePoint.preTokenizeWith next) toks.toList text := by
-  have h := encodeRanksWith_ranks_checked toks hs hm hc (CodePoint.preTokenizeWith next) text
+  have h := encodeChunks_eq_encodeRanksWith_of_checkRanksX toks hs hm hc (CodePoint.preTokenizeWith next) text
   rw [← h, preTokenizeX_eq]
 
-/-- `encodeRanksWith_preTokenizeX` for `cl100k_base`'s pre-tokenizer. -/
-theorem encodeRanksWith_cl100k_checked (toks : Array TokEntry)
+/-- `encodeChunks_preTokenizeX_eq_encodeRanksWith` for `cl100k_base`'s pre-tokenizer. -/
+theorem encodeChunks_preTokenizeX_cl100k_eq_encodeRanksWith (toks : Array TokEntry)
     (hs : sortedToks (keysOf toks) = true) (hm : sorted (mergesOf (keysOf toks) toks) = true)
     (hc : checkRanksX toks (keysOf toks) (mergesOf (keysOf toks) toks) = true) (text : String) :
     some (encodeChunks (mergesOf (keysOf toks) toks)
         (fun x => shuffleOf (shuffleTable (keysOf toks) 256 #[]) x)
         (preTokenizeX Cl100k.nextChunkLen (stringBytes text))) =
       encodeRanksWith preTokenizeCl100k toks.toList text :=
-  encodeRanksWith_preTokenizeX toks hs hm hc Cl100k.nextChunkLen text
+  encodeChunks_preTokenizeX_eq_encodeRanksWith toks hs hm hc Cl100k.nextChunkLen text
 
-/-- `encodeRanksWith_preTokenizeX` for `o200k_base`'s pre-tokenizer. -/
-theorem encodeRanksWith_o200k_checked (toks : Array TokEntry)
+/-- `encodeChunks_preTokenizeX_eq_encodeRanksWith` for `o200k_base`'s pre-tokenizer. -/
+theorem encodeChunks_preTokenizeX_o200k_eq_encodeRanksWith (toks : Array TokEntry)
     (hs : sortedToks (keysOf toks) = true) (hm : sorted (mergesOf (keysOf toks) toks) = true)
     (hc : checkRanksX toks (keysOf toks) (mergesOf (keysOf toks) toks) = true) (text : String) :
     some (encodeChunks (mergesOf (keysOf toks) toks)
         (fun x => shuffleOf (shuffleTable (keysOf toks) 256 #[]) x)
         (preTokenizeX O200k.nextChunkLen (stringBytes text))) =
       encodeRanksWith preTokenizeO200k toks.toList text :=
-  encodeRanksWith_preTokenizeX toks hs hm hc O200k.nextChunkLen text
+  encodeChunks_preTokenizeX_eq_encodeRanksWith toks hs hm hc O200k.nextChunkLen text
 
 end Bpe.Exec

@@ -2,6 +2,7 @@ module
 
 public import Bpe.Seed.Decompose
 public import Bpe.Seed.Encode
+public import Bpe.Seed.AssocList
 
 /-!
 # tiktoken's encoder, as a specification (rank-based byte-pair merging)
@@ -109,72 +110,32 @@ def recoverMerges (ranks : Ranks) : Merges := ranks.filterMap (recoverMerge rank
 
 /-! ## The condition -/
 
+/-- tiktoken's sentinel rank, `Rank::MAX` = `u32::MAX` = 2^32 - 1: its merge loop stores a rank
+of `Rank::MAX` for a pair that has none, so a token of that rank would never be merged (and a
+rank of 2^32 or more does not fit its `u32`). Condition C asks every rank to be below it. -/
+def rankSentinel : Nat := 2 ^ 32 - 1
+
 /-- Condition C (issue 14), for a rank table, in plain words:
 * `keys_nodup`: no byte string is listed twice;
 * `ranks_nodup`: no rank is used twice (with `keys_nodup`: ranks are injective);
-* `nonempty`: the empty byte string is not a token;
+* `token_ne_nil`: no token is the empty byte string;
 * `byte_rank`: every single byte is a token, of rank below 256 (so the byte shuffle is a
   map of bytes);
 * `two_parts`: every token `t` of two or more bytes and rank `r` splits into exactly two
   parts when decomposed using only the tokens of rank below `r`.
+* `rank_lt_sentinel`: every rank is below `rankSentinel` (2^32 - 1), tiktoken's `Rank::MAX`.
 Both published tables (`cl100k_base`, `o200k_base`) satisfy it (`checkRanks`, and the
 Python mirror on the full tables). -/
 structure RanksOk (ranks : Ranks) : Prop where
   keys_nodup : (ranks.map Prod.fst).Nodup
   ranks_nodup : (ranks.map Prod.snd).Nodup
-  nonempty : ∀ t r, (t, r) ∈ ranks → t ≠ []
+  token_ne_nil : ∀ t r, (t, r) ∈ ranks → t ≠ []
   byte_rank : ∀ b : UInt8, ∃ r, rankOf ranks [b] = some r ∧ r < 256
   two_parts : ∀ t r, (t, r) ∈ ranks → 2 ≤ t.length →
     (decomposeToken ranks t (some r)).length = 2
+  rank_lt_sentinel : ∀ t r, (t, r) ∈ ranks → r < rankSentinel
 
 /-! ## Lookups in a table without duplicates -/
-
-theorem lookup_eq_some_of_mem {α β : Type} [BEq α] [LawfulBEq α] :
-    ∀ {v : List (α × β)} {k : α} {x : β}, (v.map Prod.fst).Nodup → (k, x) ∈ v →
-      v.lookup k = some x
-  | [], _, _, _, h => by simp at h
-  | (k', x') :: v, k, x, hnd, hmem => by
-    rw [List.map_cons, List.nodup_cons] at hnd
-    rcases List.mem_cons.mp hmem with heq | hrest
-    · simp only [Prod.mk.injEq] at heq
-      obtain ⟨rfl, rfl⟩ := heq
-      exact List.lookup_cons_self
-    · have hne : k ≠ k' := by
-        intro hkk
-        exact hnd.1 (List.mem_map.mpr ⟨(k, x), hrest, hkk⟩)
-      rw [lookup_cons_ne _ _ hne]
-      exact lookup_eq_some_of_mem hnd.2 hrest
-
-/-- On a list without duplicate keys, `List.lookup` does not depend on the order. -/
-theorem lookup_eq_of_perm {α β : Type} [BEq α] [LawfulBEq α] {l l' : List (α × β)}
-    (hp : l.Perm l') (hnd : (l.map Prod.fst).Nodup) (k : α) : l.lookup k = l'.lookup k := by
-  have hnd' : (l'.map Prod.fst).Nodup := (hp.map Prod.fst).nodup_iff.mp hnd
-  cases h : l.lookup k with
-  | some v => exact (lookup_eq_some_of_mem hnd' (hp.mem_iff.mp (mem_of_lookup_eq_some h))).symm
-  | none =>
-    cases h' : l'.lookup k with
-    | none => rfl
-    | some v =>
-      have h2 := lookup_eq_some_of_mem hnd (hp.mem_iff.mpr (mem_of_lookup_eq_some h'))
-      rw [h] at h2
-      simp at h2
-
-theorem eq_of_mem_of_nodup_snd {α β : Type} :
-    ∀ {v : List (α × β)} {a b : α} {x : β}, (v.map Prod.snd).Nodup → (a, x) ∈ v → (b, x) ∈ v →
-      a = b
-  | [], _, _, _, _, h, _ => by simp at h
-  | (k, y) :: v, a, b, x, hnd, ha, hb => by
-    rw [List.map_cons, List.nodup_cons] at hnd
-    rcases List.mem_cons.mp ha with ha1 | ha2 <;> rcases List.mem_cons.mp hb with hb1 | hb2
-    · simp only [Prod.mk.injEq] at ha1 hb1
-      rw [ha1.1, hb1.1]
-    · simp only [Prod.mk.injEq] at ha1
-      obtain ⟨rfl, rfl⟩ := ha1
-      exact (hnd.1 (List.mem_map.mpr ⟨_, hb2, rfl⟩)).elim
-    · simp only [Prod.mk.injEq] at hb1
-      obtain ⟨rfl, rfl⟩ := hb1
-      exact (hnd.1 (List.mem_map.mpr ⟨_, ha2, rfl⟩)).elim
-    · exact eq_of_mem_of_nodup_snd hnd.2 ha2 hb2
 
 /-- Under `RanksOk`, two byte strings with the same rank are equal. -/
 theorem RanksOk.rankOf_inj {ranks : Ranks} (h : RanksOk ranks) {t t' : Bytes} {r : Nat}

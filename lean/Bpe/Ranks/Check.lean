@@ -13,7 +13,8 @@ public import Bpe.Ranks.Basic
 * no entry is the empty byte string;
 * every byte has a one-byte token of rank below 256;
 * every token of two or more bytes decomposes into exactly two parts with the ranks below its
-  own (`decomposeToken`, the same function `recoverMerges` uses).
+  own (`decomposeToken`, the same function `recoverMerges` uses);
+* every rank is below `rankSentinel` (2^32 - 1, tiktoken's `Rank::MAX`).
 `checkRanks_sound` proves that `true` means `RanksOk`. The Python mirror
 (`verified_bpe.spec.ranks.check`) runs the same test on the full published tables.
 -/
@@ -42,10 +43,15 @@ def checkByteRank (ranks : Ranks) (b : Nat) : Bool :=
 def checkTwoParts (ranks : Ranks) (entry : Bytes × Nat) : Bool :=
   entry.1.length < 2 || (decomposeToken ranks entry.1 (some entry.2)).length == 2
 
+/-- The entry's rank is below tiktoken's sentinel `rankSentinel`. -/
+def checkRankBound (entry : Bytes × Nat) : Bool :=
+  entry.2 < rankSentinel
+
 /-- `check_ranks`: the decidable test of `RanksOk`. -/
 def checkRanks (ranks : Ranks) : Bool :=
   ranksIncreasing ranks && ranks.all (checkLookup ranks) && ranks.all (fun e => !e.1.isEmpty) &&
-    (List.range 256).all (checkByteRank ranks) && ranks.all (checkTwoParts ranks)
+    (List.range 256).all (checkByteRank ranks) && ranks.all (checkTwoParts ranks) &&
+    ranks.all checkRankBound
 
 theorem ranksIncreasing_head : ∀ (a : Bytes × Nat) (rest : Ranks),
     ranksIncreasing (a :: rest) = true → ∀ x ∈ rest, a.2 < x.2
@@ -101,9 +107,9 @@ theorem nodup_keys_of_lookup : ∀ ranks : Ranks, (ranks.map Prod.snd).Nodup →
 /-- **Soundness of `checkRanks`**: a table that passes satisfies condition C. -/
 theorem checkRanks_sound (ranks : Ranks) (h : checkRanks ranks = true) : RanksOk ranks := by
   simp only [checkRanks, Bool.and_eq_true] at h
-  obtain ⟨⟨⟨⟨hinc, hlookup⟩, hne⟩, hbytes⟩, htwo⟩ := h
+  obtain ⟨⟨⟨⟨⟨hinc, hlookup⟩, hne⟩, hbytes⟩, htwo⟩, hbound⟩ := h
   have hranks := nodup_of_ranksIncreasing ranks hinc
-  refine ⟨?_, hranks, ?_, ?_, ?_⟩
+  refine ⟨?_, hranks, ?_, ?_, ?_, ?_⟩
   · apply nodup_keys_of_lookup ranks hranks
     intro e he
     have := List.all_eq_true.mp hlookup e he
@@ -127,5 +133,8 @@ theorem checkRanks_sound (ranks : Ranks) (h : checkRanks ranks = true) : RanksOk
     rcases this with h1 | h1
     · omega
     · exact h1
+  · intro t r hmem
+    have := List.all_eq_true.mp hbound (t, r) hmem
+    simpa [checkRankBound] using this
 
 end Bpe

@@ -389,7 +389,7 @@ theorem encodeLoop_eq (h : RanksOk ranks) (w : Bytes) :
 /-- Under `RanksOk`, tiktoken's run on a token ends with that one token. -/
 theorem decomposeToken_self (h : RanksOk ranks) {t : Bytes} {r : Nat}
     (ht : rankOf ranks t = some r) : decomposeToken ranks t none = [t] := by
-  have hne : t ≠ [] := h.nonempty t r (mem_of_lookup_eq_some ht)
+  have hne : t ≠ [] := h.token_ne_nil t r (mem_of_lookup_eq_some ht)
   have hterm : bestPairIndex ranks none 0 [t] = none := by simp [bestPairIndex]
   have hflat : ∀ k, (decomposeLoop ranks none k (t.map fun c => [c])).flatten = t := by
     intro k

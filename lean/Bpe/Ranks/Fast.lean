@@ -121,10 +121,11 @@ def checkByteRankBy (look : Bytes → Option Nat) (b : Nat) : Bool :=
 def checkTwoPartsBy (look : Bytes → Option Nat) (entry : Bytes × Nat) : Bool :=
   entry.1.length < 2 || (decomposeTokenBy look entry.1 entry.2).length == 2
 
-/-- `checkRanks` through `look`: the same five tests. -/
+/-- `checkRanks` through `look`: the same six tests. -/
 def checkRanksBy (look : Bytes → Option Nat) (ranks : Ranks) : Bool :=
   ranksIncreasing ranks && ranks.all (checkLookupBy look) && ranks.all (fun e => !e.1.isEmpty) &&
-    (List.range 256).all (checkByteRankBy look) && ranks.all (checkTwoPartsBy look)
+    (List.range 256).all (checkByteRankBy look) && ranks.all (checkTwoPartsBy look) &&
+    ranks.all checkRankBound
 
 /-- `recoverMerge ranks` through `look`. -/
 def recoverMergeBy (look : Bytes → Option Nat) (entry : Bytes × Nat) :

@@ -66,13 +66,26 @@ def classToRegex : CharClass → String
   | .esc n p => propertyToRegex n p
   | .set n items => (if n then "[^" else "[") ++ itemsToRegex items ++ "]"
 
+/-- `acc` after the decimal digits of `n`, most significant first (`fuel` bounds the number of
+digits; `n + 1` is enough). -/
+def natDigits : Nat → Nat → String → String
+  | 0, _, acc => acc
+  | fuel + 1, n, acc =>
+    let acc := String.singleton (Char.ofNat (48 + n % 10)) ++ acc
+    if n < 10 then acc else natDigits fuel (n / 10) acc
+
+/-- A count in decimal, as `toString n` writes it, by structural recursion so that the kernel
+evaluates it (`Bpe.Regex.PatternStrings`; core's `Nat.repr` does not reduce in the kernel
+offline). -/
+def natToRegex (n : Nat) : String := natDigits (n + 1) n ""
+
 /-- The quantifier of `{lo,hi}`: `?`, `*`, `+`, `{m}`, `{m,}` or `{m,n}`. -/
 def quantifier (lo : Nat) : Option Nat → String
-  | none => if lo == 0 then "*" else if lo == 1 then "+" else "{" ++ toString lo ++ ",}"
+  | none => if lo == 0 then "*" else if lo == 1 then "+" else "{" ++ natToRegex lo ++ ",}"
   | some hi =>
     if lo == 0 && hi == 1 then "?"
-    else if lo == hi then "{" ++ toString lo ++ "}"
-    else "{" ++ toString lo ++ "," ++ toString hi ++ "}"
+    else if lo == hi then "{" ++ natToRegex lo ++ "}"
+    else "{" ++ natToRegex lo ++ "," ++ natToRegex hi ++ "}"
 
 /-- The term in regex syntax. -/
 def toRegex : Re → String

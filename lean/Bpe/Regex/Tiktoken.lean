@@ -5,6 +5,7 @@ public import Bpe.Regex.O200k
 public import Bpe.Unicode.Encoders
 public import Bpe.Ranks.Equiv
 public import Bpe.Ranks.Large
+public import Bpe.Ranks.Roundtrip
 
 /-!
 # The whole encoder is tiktoken's `encode_ordinary` (issue 22, step 5)
@@ -30,6 +31,12 @@ The route: a match's bytes are its characters' UTF-8 (`matchBytes_map_toNat`, si
 `Char.ofNat c.toNat = c`), so the pieces of `tiktokenEncodeOrdinary` are the pre-tokenizer's
 chunks and it is `encodeRanksWith` (`tiktokenEncodeOrdinary_eq_encodeRanksWith`, through
 `encodePieceRanksBySize_eq`); then `encodeWith_eq_encodeRanksWith`.
+
+`decodeRanks_tiktokenEncodeOrdinary` (issue 33, item 5) is the roundtrip of tiktoken's algorithm
+itself: under `RanksOk ranks`, `encode_ordinary` succeeds and tiktoken's `decode` of its ids
+gives the string back; `decodeRanks_tiktokenEncodeOrdinary_cl100k` and `…_o200k` are its
+instances for the two patterns (from `tiktokenEncodeOrdinary_eq_encodeRanksWith` and
+`decodeRanks_encodeRanksWith`).
 -/
 
 @[expose] public section
@@ -118,5 +125,37 @@ theorem encodeO200k_eq_tiktokenEncodeOrdinary {ranks : Ranks} (h : RanksOk ranks
       tiktokenEncodeOrdinary unicodeClasses o200kPattern ranks s :=
   encodeWith_eq_tiktokenEncodeOrdinary h unicodeClasses o200kPattern preTokenizeO200k s
     (preTokenizeO200k_stringBytes s)
+
+/-- **tiktoken's `encode_ordinary` round-trips, for any pre-tokenizer that is `find_iter`**:
+under `RanksOk ranks`, if the chunks of `preTokenize` on the bytes of `s` are the UTF-8 of
+`findIter C re`'s matches and `preTokenize`'s chunks concatenate back to its input, then
+`encode_ordinary` succeeds on `s` and decoding its ids gives `s`. -/
+theorem decodeRanks_tiktokenEncodeOrdinary {ranks : Ranks} (h : RanksOk ranks) (C : Classes)
+    (re : Re) (preTokenize : Bytes → List Bytes)
+    (hpart : ∀ data, (preTokenize data).flatten = data) (s : String)
+    (hpre : ∃ chunks : List (List Char),
+      preTokenize (stringBytes s) = chunks.map (·.flatMap String.utf8EncodeChar) ∧
+        chunks.map (·.map Char.toNat) = findIter C re (s.toList.map Char.toNat)) :
+    (tiktokenEncodeOrdinary C re ranks s).bind (decodeRanks ranks) = some s := by
+  rw [tiktokenEncodeOrdinary_eq_encodeRanksWith C re ranks preTokenize s hpre]
+  exact decodeRanks_encodeRanksWith h preTokenize hpart s
+
+/-- **tiktoken's `encode_ordinary` with cl100k_base's pattern round-trips**: for every rank
+table with `RanksOk ranks` and every string `s`, it succeeds and decoding its ids gives `s`. -/
+theorem decodeRanks_tiktokenEncodeOrdinary_cl100k {ranks : Ranks} (h : RanksOk ranks)
+    (s : String) :
+    (tiktokenEncodeOrdinary unicodeClasses cl100kPattern ranks s).bind (decodeRanks ranks) =
+      some s :=
+  decodeRanks_tiktokenEncodeOrdinary h unicodeClasses cl100kPattern preTokenizeCl100k
+    flatten_preTokenizeCl100k s (preTokenizeCl100k_stringBytes s)
+
+/-- **tiktoken's `encode_ordinary` with o200k_base's pattern round-trips**: the same statement
+for o200k_base's pattern. -/
+theorem decodeRanks_tiktokenEncodeOrdinary_o200k {ranks : Ranks} (h : RanksOk ranks)
+    (s : String) :
+    (tiktokenEncodeOrdinary unicodeClasses o200kPattern ranks s).bind (decodeRanks ranks) =
+      some s :=
+  decodeRanks_tiktokenEncodeOrdinary h unicodeClasses o200kPattern preTokenizeO200k
+    flatten_preTokenizeO200k s (preTokenizeO200k_stringBytes s)
 
 end Bpe.Regex

@@ -2,9 +2,11 @@
 
 ``build()`` resolves the import graph, checks each module with ``lean -o`` (at most
 ``jobs`` at once), reuses outputs whose source and dependency hashes are unchanged,
-fails on any Lean error, any ``declaration uses 'sorry'`` warning and any forbidden
-word found by a source scan, then audits the axioms of the headline theorems
-(:mod:`.audit`) and returns a :class:`Report`.
+fails on any Lean error, any ``declaration uses 'sorry'`` warning, any forbidden word found
+by a source scan (``sorry``, ``native_decide``, ``axiom``, ``extern``, ``unsafe``… and the
+kernel-skipping options and functions: ``set_option debug.skipKernelTC``,
+``addDeclWithoutChecking``…) and any import outside ``Init``, ``Std`` and the project, then
+audits the axioms of the headline theorems (:mod:`.audit`) and returns a :class:`Report`.
 """
 
 from __future__ import annotations
@@ -22,7 +24,28 @@ from .runner import CheckResult, LeanRunner
 BUILD_VERSION = "1"
 IMPORT_RE = re.compile(r"^\s*(?:public\s+)?(?:meta\s+)?import\s+(?:all\s+)?([\w.]+)", re.M)
 FORBIDDEN_WORDS = ("sorry", "admit", "native_decide", "axiom", "implemented_by", "extern", "unsafe")
-FORBIDDEN_RE = re.compile(r"\b(" + "|".join(FORBIDDEN_WORDS) + r")\b")
+# Ways to get a declaration past the kernel, or to run meta code that could: the option that
+# skips the kernel's type check (`set_option debug.skipKernelTC true`) and every other
+# `debug.` option, the environment functions that add a declaration unchecked, direct use of
+# the kernel's environment, and commands that run meta code in the file.
+KERNEL_SKIPPING = (
+    "skipKernelTC",
+    "addDeclWithoutChecking",
+    "addDeclCore",
+    "Kernel.Environment",
+    "Lean.Kernel",
+    "run_cmd",
+    "run_elab",
+    "run_meta",
+)
+FORBIDDEN_RE = re.compile(
+    r"\b("
+    + "|".join(re.escape(w) for w in FORBIDDEN_WORDS + KERNEL_SKIPPING)
+    + r"|set_option\s+debug\.[\w.]*)(?!\w)"
+)
+# A proof module imports only core's `Init`/`Std` and the project's own modules: without
+# `Lean` (the elaborator's library) no code in the file can reach the environment.
+TRUSTED_IMPORT_ROOTS = ("Init", "Std")
 
 
 class BuildError(RuntimeError):
@@ -157,6 +180,15 @@ def scan_forbidden(module: Module) -> list[str]:
     return hits
 
 
+def scan_imports(module: Module, project: set[str]) -> list[str]:
+    """``file: forbidden import X`` for every import outside ``Init``/``Std`` and ``project``."""
+    return [
+        f"{module.path}: forbidden import `{name}` (only Init, Std and the project's modules)"
+        for name in module.imports
+        if name not in project and name.split(".")[0] not in TRUSTED_IMPORT_ROOTS
+    ]
+
+
 def _digest(*parts: str) -> str:
     h = hashlib.sha256()
     for p in parts:
@@ -194,7 +226,12 @@ class Builder:
         modules = discover(self.lean_dir)
         if not modules:
             raise BuildError(f"no Lean modules under {self.lean_dir}")
-        hits = [h for m in modules.values() for h in scan_forbidden(m)] if scan else []
+        project = set(modules)
+        hits = (
+            [h for m in modules.values() for h in scan_forbidden(m) + scan_imports(m, project)]
+            if scan
+            else []
+        )
         if hits:
             raise BuildError("source scan failed:\n" + "\n".join(hits))
         order = topo_order(modules)

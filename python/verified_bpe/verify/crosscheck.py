@@ -384,6 +384,7 @@ def _ranks_section(name: str, n_blocks: int, ranges: list[str]) -> list[str]:
         "theorem treeOk : checkRankTree ranks tree = true := by decide +kernel",
         "theorem increasing : ranksIncreasing ranks = true := by decide +kernel",
         "theorem nonempty : ranks.all (fun e => !e.1.isEmpty) = true := by decide +kernel",
+        "theorem bounded : ranks.all checkRankBound = true := by decide +kernel",
     ]
     for k in blocks:
         out += [
@@ -431,7 +432,7 @@ def _ranks_section(name: str, n_blocks: int, ranges: list[str]) -> list[str]:
         "`Bpe.checkRanks_of_checkRanksFast`. -/",
         "theorem checkedFast : checkRanksFast ranks tree = true := by",
         "  simp only [checkRanksFast, checkRanksBy, treeOk, increasing, lookups, nonempty,",
-        "    byteRanks, twoParts, Bool.and_self]",
+        "    byteRanks, twoParts, bounded, Bool.and_self]",
         "",
         "/-- The slice passes the checker of condition C (`Bpe.checkRanks_sound`). -/",
         "theorem checked : checkRanks ranks = true := checkRanks_of_checkRanksFast checkedFast",

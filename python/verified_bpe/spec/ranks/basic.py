@@ -127,6 +127,18 @@ def recover_merges(ranks: RankTable) -> dict[tuple[int, int], int]:
     return merges
 
 
+def rank_sentinel() -> int:
+    """tiktoken's sentinel rank ``Rank::MAX`` = ``u32::MAX`` = 2**32 - 1 (its merge loop stores it
+    for a pair with no rank): condition C asks every rank to be below it.
+
+    Lean: ``Bpe.Ranks.Basic.rankSentinel``."""
+    return 2**32 - 1
+
+
+#: :func:`rank_sentinel` as a constant.
+RANK_SENTINEL = rank_sentinel()
+
+
 def ranks_ok(ranks: RankTable | Sequence[tuple[bytes, int]]) -> bool:
     """Condition C, evaluated directly from its definition (quadratic; for small tables).
 
@@ -145,6 +157,7 @@ def ranks_ok(ranks: RankTable | Sequence[tuple[bytes, int]]) -> bool:
         and all(t != b"" for t in keys)
         and all((r := table.get(bytes([b]))) is not None and r < 256 for b in range(256))
         and all(len(t) < 2 or len(decompose_token(table, t, r)) == 2 for t, r in entries)
+        and all(r < RANK_SENTINEL for r in values)
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..seed.decompose import decompose_token, rank_of
+from .basic import RANK_SENTINEL
 
 RankEntries = Sequence[tuple[bytes, int]]
 
@@ -52,6 +53,13 @@ def check_two_parts(table: Mapping[bytes, int], entry: tuple[bytes, int]) -> boo
     return len(token) < 2 or len(decompose_token(table, token, rank)) == 2
 
 
+def check_rank_bound(entry: tuple[bytes, int]) -> bool:
+    """The entry's rank is below tiktoken's sentinel ``RANK_SENTINEL`` (2**32 - 1).
+
+    Lean: ``Bpe.Ranks.Check.checkRankBound``."""
+    return entry[1] < RANK_SENTINEL
+
+
 def check_ranks(ranks: Mapping[bytes, int] | RankEntries) -> bool:
     """``check_ranks``: ``True`` implies condition C (Lean: ``Bpe.Ranks.Check.checkRanks``;
     soundness ``Bpe.Ranks.Check.checkRanks_sound``)."""
@@ -62,4 +70,5 @@ def check_ranks(ranks: Mapping[bytes, int] | RankEntries) -> bool:
         and all(e[0] != b"" for e in entries)
         and all(check_byte_rank(table, b) for b in range(256))
         and all(check_two_parts(table, e) for e in entries)
+        and all(check_rank_bound(e) for e in entries)
     )

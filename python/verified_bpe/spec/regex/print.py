@@ -98,15 +98,30 @@ def class_to_regex(k: CharClass) -> str:
     return ("[^" if k.negated else "[") + items_to_regex(k.items) + "]"
 
 
+def nat_digits(fuel: int, n: int, acc: str) -> str:
+    """``acc`` after the decimal digits of ``n``.  Lean: ``natDigits``."""
+    while fuel > 0:
+        acc = chr(48 + n % 10) + acc
+        if n < 10:
+            return acc
+        fuel, n = fuel - 1, n // 10
+    return acc
+
+
+def nat_to_regex(n: int) -> str:
+    """A count in decimal, as ``str(n)``.  Lean: ``natToRegex``."""
+    return nat_digits(n + 1, n, "")
+
+
 def quantifier(lo: int, hi: int | None) -> str:
     """Lean: ``quantifier``."""
     if hi is None:
-        return "*" if lo == 0 else "+" if lo == 1 else "{" + str(lo) + ",}"
+        return "*" if lo == 0 else "+" if lo == 1 else "{" + nat_to_regex(lo) + ",}"
     if lo == 0 and hi == 1:
         return "?"
     if lo == hi:
-        return "{" + str(lo) + "}"
-    return "{" + str(lo) + "," + str(hi) + "}"
+        return "{" + nat_to_regex(lo) + "}"
+    return "{" + nat_to_regex(lo) + "," + nat_to_regex(hi) + "}"
 
 
 def to_regex(r: Re) -> str:

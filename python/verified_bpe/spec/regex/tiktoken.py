@@ -7,7 +7,11 @@ bytes are one piece; a piece that is a token gives its rank, any other goes thro
 that under ``RanksOk`` the seed's encoder with the recovered merges returns these ids for every
 string (``Bpe.Regex.Tiktoken.encodeCl100k_eq_tiktokenEncodeOrdinary`` and
 ``Bpe.Regex.Tiktoken.encodeO200k_eq_tiktokenEncodeOrdinary``, the instances of
-``Bpe.Regex.Tiktoken.encodeWith_eq_tiktokenEncodeOrdinary``).
+``Bpe.Regex.Tiktoken.encodeWith_eq_tiktokenEncodeOrdinary``), and that under ``RanksOk``
+decoding its ids gives the string back
+(``Bpe.Regex.Tiktoken.decodeRanks_tiktokenEncodeOrdinary_cl100k``,
+``Bpe.Regex.Tiktoken.decodeRanks_tiktokenEncodeOrdinary_o200k``, the instances of
+``Bpe.Regex.Tiktoken.decodeRanks_tiktokenEncodeOrdinary``).
 """
 
 from __future__ import annotations
