@@ -52,7 +52,7 @@ $(VENV)/.bench-installed: $(VENV)/.installed
 	$(VPY) -m pip install --quiet -e '.[bench]'
 	touch $@
 
-## Speed and memory side by side with tiktoken, puretiktoken, riptoken and bpe-openai
+## Speed and memory side by side with tiktoken, puretiktoken, riptoken, bpe-openai, toktok-rs, gigatoken
 ## (docs/performance.md; docs/native.md for the native engine).
 bench: $(VENV)/.bench-installed
 	$(VPY) bench/bench_encode.py

@@ -1,7 +1,10 @@
 //! The native engine: a rank table and, for the two published patterns, the proven
 //! pre-tokenizer; text is cut into blocks, each block pre-tokenized and every chunk merged.
 
-use crate::ranks::{bpe_ranks, MissingRank, RankMap};
+use crate::ranks::{
+    bpe_ranks, bpe_run, long_run, satisfies_c, satisfies_c_cached, table_key, MissingRank, RankMap,
+    TableKey, LONG_RUN,
+};
 use crate::unicode::{cl100k, o200k, r50k};
 use rustc_hash::FxHashMap;
 
@@ -74,6 +77,11 @@ pub struct Engine {
     pub ranks: RankMap,
     pub pre_tokenizer: Option<PreTokenizer>,
     pub regex: Option<fancy_regex::Regex>,
+    /// Whether the table satisfies condition C (so [`bpe_run`] may pump long runs): checked
+    /// by [`satisfies_c`] on the first long run, once per process for a table with the same
+    /// [`TableKey`] (set by [`Engine::new`]; without one the check is not cached).
+    pub runs: std::sync::OnceLock<bool>,
+    pub key: Option<TableKey>,
 }
 
 /// Why [`Engine::encode_ordinary_regex`] gave no ids.
@@ -86,6 +94,43 @@ pub enum RegexEncodeError {
 }
 
 impl Engine {
+    /// An engine over `ranks`, with its [`TableKey`].
+    pub fn new(
+        ranks: RankMap,
+        pre_tokenizer: Option<PreTokenizer>,
+        regex: Option<fancy_regex::Regex>,
+    ) -> Self {
+        let key = Some(table_key(&ranks));
+        Self {
+            ranks,
+            pre_tokenizer,
+            regex,
+            runs: Default::default(),
+            key,
+        }
+    }
+
+    fn condition_c(&self) -> bool {
+        *self.runs.get_or_init(|| match self.key {
+            Some(key) => satisfies_c_cached(&self.ranks, key),
+            None => satisfies_c(&self.ranks),
+        })
+    }
+
+    /// The ids of one piece, appended to `out`: [`bpe_run`] for a long run of one byte when
+    /// the table satisfies condition C, else [`bpe_ranks`].
+    pub fn merge(&self, piece: &[u8], out: &mut Vec<u32>) -> Result<(), MissingRank> {
+        if piece.len() >= LONG_RUN
+            && long_run(piece).is_some()
+            && self.condition_c()
+            && !self.ranks.contains_key(piece)
+            && bpe_run(&self.ranks, piece, out)?
+        {
+            return Ok(());
+        }
+        bpe_ranks(&self.ranks, piece, out)
+    }
+
     /// The ids of `data` without special tokens (needs a pre-tokenizer).
     pub fn encode_ordinary(&self, pre: PreTokenizer, data: &[u8]) -> Result<Vec<u32>, MissingRank> {
         let mut out = Vec::with_capacity(data.len() / 4 + 1);
@@ -101,7 +146,7 @@ impl Engine {
         for block in text_blocks(data, size) {
             pre.split(block, |range| {
                 if failed.is_none() {
-                    if let Err(e) = memo.encode(&self.ranks, &block[range], &mut out) {
+                    if let Err(e) = memo.encode(self, &block[range], &mut out) {
                         failed = Some(e);
                     }
                 }
@@ -124,7 +169,7 @@ impl Engine {
         let mut memo = PieceMemo::default();
         for found in regex.find_iter(text) {
             let found = found.map_err(RegexEncodeError::Regex)?;
-            memo.encode(&self.ranks, found.as_str().as_bytes(), &mut out)
+            memo.encode(self, found.as_str().as_bytes(), &mut out)
                 .map_err(RegexEncodeError::Missing)?;
         }
         Ok(out)
@@ -137,7 +182,7 @@ impl Engine {
     ) -> Result<Vec<u32>, MissingRank> {
         let mut out = Vec::new();
         for piece in pieces {
-            bpe_ranks(&self.ranks, piece, &mut out)?;
+            self.merge(piece, &mut out)?;
         }
         Ok(out)
     }
@@ -159,16 +204,17 @@ impl<'a> PieceMemo<'a> {
 
     fn encode(
         &mut self,
-        ranks: &RankMap,
+        engine: &Engine,
         piece: &'a [u8],
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank> {
+        let ranks = &engine.ranks;
         if let Some(&token) = ranks.get(piece) {
             out.push(token);
             return Ok(());
         }
         if piece.len() > Self::MAX_PIECE {
-            return bpe_ranks(ranks, piece, out);
+            return engine.merge(piece, out);
         }
         if let Some(&(start, end)) = self.spans.get(piece) {
             out.extend_from_slice(&self.ids[start as usize..end as usize]);

@@ -5,7 +5,6 @@ use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 use rustc_hash::FxHashMap;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
@@ -111,11 +110,7 @@ impl NativeBpe {
             Vec::new()
         };
         Ok(NativeBpe {
-            engine: Engine {
-                ranks: map,
-                pre_tokenizer: pre,
-                regex,
-            },
+            engine: Engine::new(map, pre, regex),
             ints,
         })
     }
@@ -318,19 +313,25 @@ impl NativeBpe {
         let mut out = Vec::new();
         for item in pieces.iter() {
             let piece: String = item.extract()?;
-            crate::ranks::bpe_ranks(&self.engine.ranks, piece.as_bytes(), &mut out)
+            self.engine
+                .merge(piece.as_bytes(), &mut out)
                 .map_err(missing)?;
         }
         self.id_list(pieces.py(), &out)
     }
 
-    /// Rank BPE of one piece of bytes (`algorithm`: `"auto"`, `"scan"`, `"heap"`, `"buckets"`).
+    /// Rank BPE of one piece of bytes (`algorithm`: `"auto"` (the engine's own path),
+    /// `"scan"`, `"heap"`, `"buckets"`, `"runs"` (the long-run path; `ValueError` if it does not pump)).
     #[pyo3(signature = (piece, algorithm="auto"))]
     fn bpe(&self, piece: &[u8], algorithm: &str) -> PyResult<Vec<u32>> {
         let mut out = Vec::new();
         let ranks = &self.engine.ranks;
         match algorithm {
-            "auto" => crate::ranks::bpe_ranks(ranks, piece, &mut out),
+            "auto" => self.engine.merge(piece, &mut out),
+            "runs" => match crate::ranks::bpe_run(ranks, piece, &mut out) {
+                Ok(false) => return Err(PyValueError::new_err("not a pumped run")),
+                done => done.map(|_| ()),
+            },
             "scan" => bpe_scan(ranks, piece, &mut out),
             "heap" => bpe_heap(ranks, piece, &mut out),
             "buckets" => bpe_buckets(ranks, piece, &mut out),

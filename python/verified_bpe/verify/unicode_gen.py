@@ -173,9 +173,10 @@ def render_rust(tables: dict[str, tuple[tuple[int, int], ...]], version: str) ->
         "//! disjoint, inclusive ranges of one class; `is_*` looks a code point up with",
         "//! `contains` (Lean: `Bpe.Unicode.RangeTree.contains`), code points below 128 through",
         "//! the mask [`ascii_mask`] computes from the same ranges at compile time, the rest of",
-        "//! the Basic Multilingual Plane through the table of [`super::class_table`].",
+        "//! the Basic Multilingual Plane through [`CLASS_TABLE`] (a [`ClassTable`] over these",
+        "//! ranges; `class_table` imports nothing from here).",
         "",
-        "use super::class_table::lookup;",
+        "use super::class_table::ClassTable;",
         "use super::range_tree::{ascii_mask, Ranges};",
     ]
     for c in CLASSES:
@@ -192,13 +193,22 @@ def render_rust(tables: dict[str, tuple[tuple[int, int], ...]], version: str) ->
         ]
     out += [
         "",
-        "/// Every class, in the bit order of [`super::class_table`].",
+        "/// Every class, in the bit order of [`CLASS_TABLE`].",
         f"pub const CLASS_RANGES: [Ranges; {len(CLASSES)}] = [",
         *[f"    {c.py_name.upper()}_RANGES," for c in CLASSES],
         "];",
         "",
-        "/// The bit of each class in a word of [`super::class_table::bmp_bits`].",
+        "/// The class words of every code point below U+10000, over [`CLASS_RANGES`].",
+        "pub static CLASS_TABLE: ClassTable = ClassTable::new(&CLASS_RANGES);",
+        "",
+        "/// The bit of each class in a word of [`bmp_bits`].",
         *[f"pub const {c.py_name.upper()}_BIT: u16 = 1 << {bit};" for bit, c in enumerate(CLASSES)],
+        "",
+        "/// The word of class bits of a code point below U+10000 (`None` above).",
+        "#[inline(always)]",
+        "pub fn bmp_bits(cp: u32) -> Option<u16> {",
+        "    CLASS_TABLE.bmp_bits(cp)",
+        "}",
     ]
     for bit, c in enumerate(CLASSES):
         name = c.py_name.upper()
@@ -207,7 +217,7 @@ def render_rust(tables: dict[str, tuple[tuple[int, int], ...]], version: str) ->
             f"/// `{c.regex}`, {c.what}.  Lean: `Bpe.Unicode.Tables.is{c.lean_name}`.",
             "#[inline]",
             f"pub fn is_{c.py_name}(cp: u32) -> bool {{",
-            f"    lookup({name}_RANGES, {name}_ASCII, {bit}, cp)",
+            f"    CLASS_TABLE.lookup({bit}, {name}_ASCII, cp)",
             "}",
         ]
     out += [

@@ -6,6 +6,8 @@
 //! * `Engine::encode_ordinary` never panics and its ids decode back to the input bytes;
 //! * the three merge algorithms (`bpe_scan`, `bpe_heap`, `bpe_buckets`) give the same ids
 //!   on the input as one piece;
+//! * the long-run path (`bpe_run`) on a run built from the input (run byte, length from
+//!   1024 up to 4095, up to 8 bytes on either side): when it pumps, the heap's ids;
 //! * on valid UTF-8, the fancy-regex split of GPT-2's pattern partitions the text too, and
 //!   `Engine::encode_ordinary_regex` round-trips.
 //!
@@ -14,7 +16,7 @@
 #![forbid(unsafe_code)]
 
 use _native::engine::{Engine, PreTokenizer};
-use _native::ranks::{bpe_buckets, bpe_heap, bpe_scan, RankMap};
+use _native::ranks::{bpe_buckets, bpe_heap, bpe_run, bpe_scan, RankMap, LONG_RUN};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
@@ -53,6 +55,8 @@ fn load(name: &str, pre: PreTokenizer) -> Table {
             ranks,
             pre_tokenizer: Some(pre),
             regex,
+            runs: Default::default(),
+            key: None,
         },
         decoder,
     }
@@ -108,6 +112,21 @@ fuzz_target!(|input: &[u8]| {
         assert_eq!(scan, heap, "scan and heap merge alike");
         assert_eq!(scan, buckets, "scan and buckets merge alike");
         assert_eq!(decode(table, &scan), data);
+    }
+
+    if let [byte, hi, lo, edges @ ..] = data {
+        let n = LONG_RUN + (usize::from(*hi) << 8 | usize::from(*lo)) % 3072;
+        let lead = &edges[..edges.len().min(8)];
+        let trail = &edges[lead.len()..edges.len().min(16)];
+        let mut piece = lead.to_vec();
+        piece.resize(lead.len() + n, *byte);
+        piece.extend_from_slice(trail);
+        let ranks = &table.engine.ranks;
+        let (mut pumped, mut heap) = (Vec::new(), Vec::new());
+        if bpe_run(ranks, &piece, &mut pumped).expect("run") {
+            bpe_heap(ranks, &piece, &mut heap).expect("heap");
+            assert_eq!(pumped, heap, "the pumped run merges as the heap");
+        }
     }
 
     if let (Ok(text), Some(regex)) = (std::str::from_utf8(data), &table.engine.regex) {

@@ -14,13 +14,13 @@
 //! \s+                                match_ws            (shared)
 //! ```
 
-use super::class_table::bmp_bits;
 use super::pretokenize::{
     drop_code_points, is_punct, is_word_lead, match_contraction, match_digits, match_newline_ws,
     match_trailing_ws, match_ws, pre_tokenize_with, run_length,
 };
 use super::tables::{
-    is_ll, is_lm, is_lo, is_lt, is_lu, is_m, LL_BIT, LM_BIT, LO_BIT, LT_BIT, LU_BIT, M_BIT,
+    bmp_bits, is_ll, is_lm, is_lo, is_lt, is_lu, is_m, LL_BIT, LM_BIT, LO_BIT, LT_BIT, LU_BIT,
+    M_BIT,
 };
 use crate::first_match;
 

@@ -6,8 +6,7 @@
 //! order.  As in the Python mirror, Lean's list `rest` is the slice `cps[i..]`: a matcher
 //! takes the code points and a position and returns a length in code points (0 = no match).
 
-use super::class_table::bmp_bits;
-use super::tables::{is_l, is_n, is_white_space, L_BIT, N_BIT, WHITE_SPACE_BIT};
+use super::tables::{bmp_bits, is_l, is_n, is_white_space, L_BIT, N_BIT, WHITE_SPACE_BIT};
 
 /// Length of the UTF-8 unit that starts with byte `b` (1 for a byte that cannot start a
 /// sequence).  Lean: `Bpe.Unicode.PreTokenize.utf8Len`.

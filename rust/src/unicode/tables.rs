@@ -6,9 +6,10 @@
 //! disjoint, inclusive ranges of one class; `is_*` looks a code point up with
 //! `contains` (Lean: `Bpe.Unicode.RangeTree.contains`), code points below 128 through
 //! the mask [`ascii_mask`] computes from the same ranges at compile time, the rest of
-//! the Basic Multilingual Plane through the table of [`super::class_table`].
+//! the Basic Multilingual Plane through [`CLASS_TABLE`] (a [`ClassTable`] over these
+//! ranges; `class_table` imports nothing from here).
 
-use super::class_table::lookup;
+use super::class_table::ClassTable;
 use super::range_tree::{ascii_mask, Ranges};
 
 /// `\p{L}`: 677 ranges, 141,028 code points.
@@ -726,7 +727,7 @@ pub const WHITE_SPACE_RANGES: Ranges = &[
 ];
 const WHITE_SPACE_ASCII: u128 = ascii_mask(WHITE_SPACE_RANGES);
 
-/// Every class, in the bit order of [`super::class_table`].
+/// Every class, in the bit order of [`CLASS_TABLE`].
 pub const CLASS_RANGES: [Ranges; 9] = [
     L_RANGES,
     N_RANGES,
@@ -739,7 +740,10 @@ pub const CLASS_RANGES: [Ranges; 9] = [
     WHITE_SPACE_RANGES,
 ];
 
-/// The bit of each class in a word of [`super::class_table::bmp_bits`].
+/// The class words of every code point below U+10000, over [`CLASS_RANGES`].
+pub static CLASS_TABLE: ClassTable = ClassTable::new(&CLASS_RANGES);
+
+/// The bit of each class in a word of [`bmp_bits`].
 pub const L_BIT: u16 = 1 << 0;
 pub const N_BIT: u16 = 1 << 1;
 pub const LU_BIT: u16 = 1 << 2;
@@ -750,58 +754,64 @@ pub const LO_BIT: u16 = 1 << 6;
 pub const M_BIT: u16 = 1 << 7;
 pub const WHITE_SPACE_BIT: u16 = 1 << 8;
 
+/// The word of class bits of a code point below U+10000 (`None` above).
+#[inline(always)]
+pub fn bmp_bits(cp: u32) -> Option<u16> {
+    CLASS_TABLE.bmp_bits(cp)
+}
+
 /// `\p{L}`, letters (`L`: `Lu`, `Ll`, `Lt`, `Lm`, `Lo`).  Lean: `Bpe.Unicode.Tables.isL`.
 #[inline]
 pub fn is_l(cp: u32) -> bool {
-    lookup(L_RANGES, L_ASCII, 0, cp)
+    CLASS_TABLE.lookup(0, L_ASCII, cp)
 }
 
 /// `\p{N}`, numbers (`N`: `Nd`, `Nl`, `No`).  Lean: `Bpe.Unicode.Tables.isN`.
 #[inline]
 pub fn is_n(cp: u32) -> bool {
-    lookup(N_RANGES, N_ASCII, 1, cp)
+    CLASS_TABLE.lookup(1, N_ASCII, cp)
 }
 
 /// `\p{Lu}`, uppercase letters.  Lean: `Bpe.Unicode.Tables.isLu`.
 #[inline]
 pub fn is_lu(cp: u32) -> bool {
-    lookup(LU_RANGES, LU_ASCII, 2, cp)
+    CLASS_TABLE.lookup(2, LU_ASCII, cp)
 }
 
 /// `\p{Ll}`, lowercase letters.  Lean: `Bpe.Unicode.Tables.isLl`.
 #[inline]
 pub fn is_ll(cp: u32) -> bool {
-    lookup(LL_RANGES, LL_ASCII, 3, cp)
+    CLASS_TABLE.lookup(3, LL_ASCII, cp)
 }
 
 /// `\p{Lt}`, titlecase letters.  Lean: `Bpe.Unicode.Tables.isLt`.
 #[inline]
 pub fn is_lt(cp: u32) -> bool {
-    lookup(LT_RANGES, LT_ASCII, 4, cp)
+    CLASS_TABLE.lookup(4, LT_ASCII, cp)
 }
 
 /// `\p{Lm}`, modifier letters.  Lean: `Bpe.Unicode.Tables.isLm`.
 #[inline]
 pub fn is_lm(cp: u32) -> bool {
-    lookup(LM_RANGES, LM_ASCII, 5, cp)
+    CLASS_TABLE.lookup(5, LM_ASCII, cp)
 }
 
 /// `\p{Lo}`, other letters.  Lean: `Bpe.Unicode.Tables.isLo`.
 #[inline]
 pub fn is_lo(cp: u32) -> bool {
-    lookup(LO_RANGES, LO_ASCII, 6, cp)
+    CLASS_TABLE.lookup(6, LO_ASCII, cp)
 }
 
 /// `\p{M}`, marks (`Mn`, `Mc`, `Me`).  Lean: `Bpe.Unicode.Tables.isM`.
 #[inline]
 pub fn is_m(cp: u32) -> bool {
-    lookup(M_RANGES, M_ASCII, 7, cp)
+    CLASS_TABLE.lookup(7, M_ASCII, cp)
 }
 
 /// `\s`, white space (Unicode `White_Space`).  Lean: `Bpe.Unicode.Tables.isWhiteSpace`.
 #[inline]
 pub fn is_white_space(cp: u32) -> bool {
-    lookup(WHITE_SPACE_RANGES, WHITE_SPACE_ASCII, 8, cp)
+    CLASS_TABLE.lookup(8, WHITE_SPACE_ASCII, cp)
 }
 
 /// Every class by its Python name (for the tests).
