@@ -94,14 +94,21 @@ def _testdata_ready() -> bool:
 
 @pytest.fixture
 def scratch(tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    """A working folder holding README.md, docs/ and a corpus.txt, and an environment whose
-    ``python`` is this interpreter; HOME and tiktoken's cache point inside the folder."""
+    """A working folder holding README.md, docs/, a corpus.txt, a data/ folder and a
+    tokenizer.json, and an environment whose ``python`` is this interpreter; HOME and tiktoken's
+    cache point inside the folder."""
     work = tmp_path / "work"
     work.mkdir()
     shutil.copy(README, work / "README.md")
     shutil.copytree(ROOT / "docs", work / "docs")
     words = README.read_text(encoding="utf-8").split()[:1500]
     (work / "corpus.txt").write_text(" ".join(words) + "\n", encoding="utf-8")
+    (work / "data").mkdir()  # a folder for the corpus line: one .txt, one .jsonl
+    (work / "data" / "a.txt").write_text(" ".join(words[:200]), encoding="utf-8")
+    (work / "data" / "b.jsonl").write_text('{"text": "hello"}\n{"text": "world"}\n')
+    from test_hf import small_json  # a small byte-level BPE file for the tokenizer.json example
+
+    (work / "tokenizer.json").write_text(small_json(), encoding="utf-8")
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     wrapper = bin_dir / "python"  # a script, not a symlink: a venv's python finds its venv
