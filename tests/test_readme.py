@@ -123,6 +123,13 @@ def scratch(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     return work, env
 
 
+def run_python(code: str, work: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``python -c code`` in the scratch folder, its output captured."""
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=work, env=env, capture_output=True, text=True, timeout=300
+    )
+
+
 def test_the_lists_are_current():
     """Every skipped line is still in README (else the entry is stale), and there is
     something to run."""
@@ -136,9 +143,7 @@ def test_the_lists_are_current():
 def test_readme_python_block(index, scratch):
     work, env = scratch
     code = readme_blocks("python")[index]
-    proc = subprocess.run(
-        [sys.executable, "-c", code], cwd=work, env=env, capture_output=True, text=True, timeout=300
-    )
+    proc = run_python(code, work, env)
     assert proc.returncode == 0, proc.stderr
 
 
@@ -183,14 +188,7 @@ def test_tiktoken_offline_recipes(scratch):
     pytest.importorskip("tiktoken")
     work, env = scratch
     for code in offline_blocks():
-        proc = subprocess.run(
-            [sys.executable, "-c", code],
-            cwd=work,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        proc = run_python(code, work, env)
         assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == env["TIKTOKEN_CACHE_DIR"]
     offline = (
@@ -205,13 +203,6 @@ def test_tiktoken_offline_recipes(scratch):
         "    assert enc.decode(enc.encode('offline ok')) == 'offline ok'\n"
         "print(tiktoken.__file__)\n"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", offline],
-        cwd=work,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    proc = run_python(offline, work, env)
     assert proc.returncode == 0, proc.stderr
     assert "verified_bpe" not in proc.stdout  # the real tiktoken

@@ -66,6 +66,15 @@ def _type(spec: Any, where: str) -> str:
     return str(spec["type"])
 
 
+#: the options of every ``ByteLevel`` component (pre-tokenizer, post-processor, decoder): each
+#: value is implemented
+BYTE_LEVEL_OPTIONS = {
+    "add_prefix_space": (False, True),
+    "trim_offsets": (False, True),
+    "use_regex": (False, True),
+}
+
+
 def _only(spec: Mapping[str, Any], where: str, defaults: Mapping[str, Any]) -> None:
     """Refuse options whose value differs from the one implemented."""
     for key, value in spec.items():
@@ -315,12 +324,7 @@ def read_pre_tokenizer(spec: Any, where: str = "pre_tokenizer") -> PreTokenizerS
         individual = bool(spec.get("individual_digits", False))
         return PreTokenizerSpec(_digits(individual), (f"Digits({individual})",), False, False)
     if kind == "ByteLevel":
-        _only(
-            spec,
-            here,
-            {"add_prefix_space": (False, True), "trim_offsets": (False, True),
-             "use_regex": (False, True)},
-        )  # fmt: skip
+        _only(spec, here, BYTE_LEVEL_OPTIONS)
         prefix = bool(spec.get("add_prefix_space", True))
         use_regex = bool(spec.get("use_regex", True))
         steps: tuple[SplitStep | str, ...] = ("prefix_space",) if prefix else ()
@@ -482,12 +486,7 @@ def read_post_processor(spec: Any, where: str = "post_processor") -> PostProcess
     kind = _type(spec, where)
     here = f"{where}.type={kind}"
     if kind == "ByteLevel":
-        _only(
-            spec,
-            here,
-            {"add_prefix_space": (False, True), "trim_offsets": (False, True),
-             "use_regex": (False, True)},
-        )  # fmt: skip
+        _only(spec, here, BYTE_LEVEL_OPTIONS)
         return PostProcessor(
             trim_offsets=bool(spec.get("trim_offsets", True)),
             add_prefix_space=bool(spec.get("add_prefix_space", True)),
@@ -554,12 +553,7 @@ def read_decoder(spec: Any, where: str = "decoder") -> Decoder:
     kind = _type(spec, where)
     here = f"{where}.type={kind}"
     if kind == "ByteLevel":
-        _only(
-            spec,
-            here,
-            {"add_prefix_space": (False, True), "trim_offsets": (False, True),
-             "use_regex": (False, True)},
-        )  # fmt: skip
+        _only(spec, here, BYTE_LEVEL_OPTIONS)
         return byte_level_decode
     if kind == "Sequence":
         items = _field(spec, "decoders", where, list)
