@@ -39,8 +39,9 @@ def propertyToRegex (negated : Bool) : Property → String
 def isMeta (c : Nat) : Bool :=
   [92, 46, 94, 36, 124, 63, 42, 43, 40, 41, 91, 93, 123, 125].contains c
 
-/-- Whether a code point must be escaped inside a class. -/
-def isClassMeta (c : Nat) : Bool := [92, 93, 91, 94, 45].contains c
+/-- Whether a code point must be escaped inside a class: `\ ] [ ^ -`, and `&` and `~`, which
+fancy-regex reads doubled as set operators (`&&` intersection, `~~` symmetric difference). -/
+def isClassMeta (c : Nat) : Bool := [92, 93, 91, 94, 45, 38, 126].contains c
 
 /-- A literal code point: `\t` `\n` `\r` as escapes, a metacharacter after `\`. -/
 def charToRegex (inClass : Bool) (c : Nat) : String :=

@@ -180,9 +180,10 @@ def _item(rng: random.Random, mode: _Mode) -> ItemChar | ItemRange | ItemProp:
 
 
 def no_set_operators(items: tuple[Item, ...]) -> tuple[Item, ...]:
-    """``items`` without a ``&`` or ``~`` right after the same character: the printer does not
-    escape them, and in a class fancy-regex reads ``&&`` and ``~~`` as set operators
-    (intersection, symmetric difference); see ``tests/test_fancy_diff.py``."""
+    """``items`` without a ``&`` or ``~`` right after the same character: in a class fancy-regex
+    reads ``&&`` and ``~~`` as set operators (intersection, symmetric difference). The printer
+    escapes both since it was found (``tests/test_fancy_diff.py``); the filter stays so that a
+    seed draws the patterns it drew before."""
     out: list[Item] = []
     for i in items:
         if not (out and i == out[-1] and isinstance(i, ItemChar) and chr(i.c) in "&~"):

@@ -59,8 +59,9 @@ def is_meta(c: int) -> bool:
 
 
 def is_class_meta(c: int) -> bool:
-    """Lean: ``isClassMeta``."""
-    return c in (92, 93, 91, 94, 45)
+    """Lean: ``isClassMeta`` (``&`` and ``~`` too: fancy-regex reads ``&&`` and ``~~`` in a
+    class as set operators)."""
+    return c in (92, 93, 91, 94, 45, 38, 126)
 
 
 def char_to_regex(in_class: bool, c: int) -> str:
