@@ -46,7 +46,7 @@ from collections.abc import (
 from dataclasses import dataclass
 from functools import cache, lru_cache, reduce
 from operator import iadd
-from typing import Literal
+from typing import Literal, TypeVar
 
 import regex
 
@@ -352,6 +352,9 @@ def text_blocks(text: str, size: int = BLOCK_CHARS) -> Iterator[str]:
     yield text[start:]
 
 
+_T = TypeVar("_T")
+
+
 def _fix_surrogates(text: str) -> str:
     """Lone surrogates cannot be UTF-8 encoded; like tiktoken, replace them by U+FFFD
     (after joining valid surrogate pairs)."""
@@ -360,6 +363,16 @@ def _fix_surrogates(text: str) -> str:
     except UnicodeEncodeError:
         return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     return text
+
+
+def _with_surrogates_fixed(run: Callable[[list[str]], _T], texts: Sequence[str]) -> _T:
+    """``run`` on the texts (each checked to be a ``str``); if the native engine refuses a lone
+    surrogate, ``run`` again with them replaced as tiktoken does (:func:`_fix_surrogates`)."""
+    checked = [validate.text(t, "text") for t in texts]
+    try:
+        return run(checked)
+    except UnicodeEncodeError:
+        return run([_fix_surrogates(t) for t in checked])
 
 
 class Tokenizer:
@@ -485,12 +498,8 @@ class Tokenizer:
         ``num_threads`` is read as tiktoken reads it (:func:`~.validate.thread_count`)."""
         num_threads = validate.thread_count(num_threads, len(texts))
         if self._native is not None and self._native.splits:
-            checked = [validate.text(t, "text") for t in texts]
-            try:
-                batch = self._native.encode_ordinary_batch(checked, num_threads)
-            except UnicodeEncodeError:  # a lone surrogate: replaced as tiktoken does
-                fixed = [_fix_surrogates(t) for t in checked]
-                batch = self._native.encode_ordinary_batch(fixed, num_threads)
+            run = self._native.encode_ordinary_batch
+            batch = _with_surrogates_fixed(lambda checked: run(checked, num_threads), texts)
             if batch is not None:
                 return batch
         return [self.encode_ordinary(t) for t in texts]
@@ -504,12 +513,8 @@ class Tokenizer:
         ``num_threads`` threads without the GIL and makes no Python object per id; the other
         engines encode text by text into the same buffers."""
         if self._native is not None and self._native.splits:
-            checked = [validate.text(t, "text") for t in texts]
-            try:
-                flat = self._native.encode_ordinary_batch_flat(checked, num_threads)
-            except UnicodeEncodeError:  # a lone surrogate: replaced as tiktoken does
-                fixed = [_fix_surrogates(t) for t in checked]
-                flat = self._native.encode_ordinary_batch_flat(fixed, num_threads)
+            run = self._native.encode_ordinary_batch_flat
+            flat = _with_surrogates_fixed(lambda checked: run(checked, num_threads), texts)
             if flat is not None:
                 return flat
         ids, offsets = array("I"), array("q", [0])
