@@ -20,27 +20,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
+from bench_gguf_load import best  # noqa: E402  (best wall and CPU seconds of repeated calls)
 from verified_bpe import hf  # noqa: E402
 from verified_bpe.verify import hf_testdata  # noqa: E402
 from verified_bpe.verify.corpus import locale_texts, stdlib_text  # noqa: E402
-
-
-def best(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """Best wall and best CPU seconds of ``repeat`` calls."""
-    walls, cpus = [], []
-    for _ in range(repeat):
-        w, c = time.perf_counter(), time.process_time()
-        fn()
-        walls.append(time.perf_counter() - w)
-        cpus.append(time.process_time() - c)
-    return min(walls), min(cpus)
 
 
 def documents(mb: float) -> list[str]:
