@@ -5,16 +5,17 @@ use crate::ranks::{
     bpe_ranks, bpe_run, long_run, satisfies_c, satisfies_c_cached, table_key, MissingRank, RankMap,
     TableKey, LONG_RUN,
 };
-use crate::unicode::{cl100k, o200k, r50k};
+use crate::unicode::{cl100k, llama3, o200k, r50k};
 use rustc_hash::FxHashMap;
 
 /// The pre-tokenizers the engine runs natively (Lean `Bpe.Unicode.Cl100k`, `Bpe.Unicode.O200k`,
-/// `Bpe.Unicode.R50k`).
+/// `Bpe.Unicode.R50k`, `Bpe.Unicode.Llama3`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PreTokenizer {
     Cl100k,
     O200k,
     R50k,
+    Llama3,
 }
 
 impl PreTokenizer {
@@ -24,6 +25,7 @@ impl PreTokenizer {
             "cl100k_base" => Some(Self::Cl100k),
             "o200k_base" => Some(Self::O200k),
             "r50k_base" => Some(Self::R50k),
+            "llama3" => Some(Self::Llama3),
             _ => None,
         }
     }
@@ -34,6 +36,7 @@ impl PreTokenizer {
             Self::Cl100k => cl100k::pre_tokenize_cl100k(data, emit),
             Self::O200k => o200k::pre_tokenize_o200k(data, emit),
             Self::R50k => r50k::pre_tokenize_r50k(data, emit),
+            Self::Llama3 => llama3::pre_tokenize_llama3(data, emit),
         }
     }
 }

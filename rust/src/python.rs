@@ -10,7 +10,7 @@ use std::sync::mpsc;
 
 use crate::engine::{Engine, PreTokenizer, RegexEncodeError};
 use crate::ranks::{bpe_buckets, bpe_heap, bpe_scan, MissingRank, RankMap};
-use crate::unicode::{cl100k, o200k, r50k, tables};
+use crate::unicode::{cl100k, llama3, o200k, r50k, tables};
 
 fn missing(e: MissingRank) -> PyErr {
     PyKeyError::new_err((PyBytesOwned(e.part), PyBytesOwned(e.piece)))
@@ -56,7 +56,7 @@ impl Split<'_> {
 fn pre_tokenizer(name: &str) -> PyResult<PreTokenizer> {
     PreTokenizer::by_name(name).ok_or_else(|| {
         PyValueError::new_err(format!(
-            "no native pre-tokenizer named {name:?} (cl100k_base, o200k_base, r50k_base)"
+            "no native pre-tokenizer named {name:?} (cl100k_base, o200k_base, r50k_base, llama3)"
         ))
     })
 }
@@ -535,6 +535,7 @@ fn next_chunk_len(name: &str, cps: Vec<u32>, i: usize) -> PyResult<usize> {
         PreTokenizer::Cl100k => cl100k::next_chunk_len(&cps, i),
         PreTokenizer::O200k => o200k::next_chunk_len(&cps, i),
         PreTokenizer::R50k => r50k::next_chunk_len(&cps, i),
+        PreTokenizer::Llama3 => llama3::next_chunk_len(&cps, i),
     })
 }
 
