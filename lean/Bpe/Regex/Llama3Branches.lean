@@ -91,14 +91,14 @@ theorem matchRe_contractionsLlama3 (C : Classes) (s : List Nat) :
       List.tail_cons, Llama3.matchContraction]
     by_cases hq : q = 39
     · subst hq
-      cases h1 : (c == 115 || c == 83)
-      · cases h2 : (c == 116 || c == 84)
-        · cases h3 : (c == 114 || c == 82) <;> cases h4 : (c == 118 || c == 86) <;>
-            cases h5 : (c == 109 || c == 77) <;> cases h6 : (c == 108 || c == 76) <;>
-            cases h7 : (c == 100 || c == 68) <;> cases h8 : Llama3.headIs 101 69 rest <;>
-            cases h9 : Llama3.headIs 108 76 rest <;> simp
-        · simp
-      · simp
+      by_cases hc : c = 115 ∨ c = 83 ∨ c = 116 ∨ c = 84 ∨ c = 114 ∨ c = 82 ∨ c = 118 ∨ c = 86 ∨
+          c = 109 ∨ c = 77 ∨ c = 108 ∨ c = 76 ∨ c = 100 ∨ c = 68
+      · rcases hc with rfl | rfl | rfl | rfl | rfl | rfl | rfl | rfl | rfl | rfl | rfl | rfl |
+            rfl | rfl <;>
+          cases h8 : Llama3.headIs 101 69 rest <;> cases h9 : Llama3.headIs 108 76 rest <;> simp
+      · simp only [not_or] at hc
+        obtain ⟨n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14⟩ := hc
+        simp [n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14]
     · simp [hq]
 
 namespace ReadsTables
