@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use crate::buffer_view;
-use crate::engine::{Engine, PreTokenizer, RegexEncodeError};
+use crate::engine::{Engine, PieceMemo, PreTokenizer, RegexEncodeError};
 use crate::ranks::{bpe_buckets, bpe_heap, bpe_scan, MissingRank, RankMap};
 use crate::unicode::{cl100k, o200k, r50k, tables};
 
@@ -45,9 +45,19 @@ enum Split<'a> {
 
 impl Split<'_> {
     fn encode(self, engine: &Engine, text: &str) -> Result<Vec<u32>, RegexEncodeError> {
+        self.encode_memo(engine, text, &mut PieceMemo::default())
+    }
+
+    /// [`Split::encode`] with the piece memo of a batch's thread (a custom pattern keeps none).
+    fn encode_memo<'a>(
+        self,
+        engine: &Engine,
+        text: &'a str,
+        memo: &mut PieceMemo<'a>,
+    ) -> Result<Vec<u32>, RegexEncodeError> {
         match self {
             Split::Pre(pre) => engine
-                .encode_ordinary(pre, text.as_bytes())
+                .encode_ordinary_memo(pre, text.as_bytes(), memo)
                 .map_err(RegexEncodeError::Missing),
             Split::Regex(regex) => engine.encode_ordinary_regex(regex, text),
         }
@@ -162,8 +172,10 @@ impl NativeBpe {
             for _ in 1..threads {
                 let tx = tx.clone();
                 scope.spawn(move || {
+                    let mut memo = PieceMemo::default();
                     while let Some(k) = claim() {
-                        if tx.send((k, split.encode(engine, strs[k]))).is_err() {
+                        let ids = split.encode_memo(engine, strs[k], &mut memo);
+                        if tx.send((k, ids)).is_err() {
                             break;
                         }
                     }
@@ -175,11 +187,12 @@ impl NativeBpe {
                     next.store(strs.len(), Ordering::Relaxed);
                 }
             };
+            let mut memo = PieceMemo::default();
             while let Some(k) = claim() {
                 while let Ok((j, ids)) = rx.try_recv() {
                     record(&mut batch, j, ids);
                 }
-                let ids = py.detach(|| split.encode(engine, strs[k]));
+                let ids = py.detach(|| split.encode_memo(engine, strs[k], &mut memo));
                 record(&mut batch, k, ids);
             }
             loop {
@@ -471,12 +484,13 @@ fn buffer_bytes(py: Python<'_>, buffer: &PyBuffer<u8>) -> PyResult<Vec<u8>> {
 }
 
 /// The ids of every text (`None`: no ids), on `num_threads` threads in all: this thread and
-/// `num_threads - 1` scoped ones claim the texts one at a time; the first error stops the
-/// claiming. Runs without the GIL.
-fn encode_each(
+/// `num_threads - 1` scoped ones claim the texts one at a time, each thread keeping one piece
+/// memo across its texts (so a batch of many short texts merges a common piece once per
+/// thread, not once per text); the first error stops the claiming. Runs without the GIL.
+fn encode_each<'a>(
     split: Split<'_>,
     engine: &Engine,
-    texts: &[Option<&str>],
+    texts: &[Option<&'a str>],
     num_threads: usize,
 ) -> Result<Vec<Vec<u32>>, RegexEncodeError> {
     let threads = num_threads.clamp(1, texts.len().max(1));
@@ -484,13 +498,16 @@ fn encode_each(
     let failed = AtomicBool::new(false);
     let work = || -> Result<Vec<(usize, Vec<u32>)>, RegexEncodeError> {
         let mut done = Vec::new();
+        let mut memo = PieceMemo::<'a>::default();
         while !failed.load(Ordering::Relaxed) {
             let k = next.fetch_add(1, Ordering::Relaxed);
             let Some(&text) = texts.get(k) else { break };
             let ids = match text {
-                Some(text) => split.encode(engine, text).inspect_err(|_| {
-                    failed.store(true, Ordering::Relaxed);
-                })?,
+                Some(text) => split
+                    .encode_memo(engine, text, &mut memo)
+                    .inspect_err(|_| {
+                        failed.store(true, Ordering::Relaxed);
+                    })?,
                 None => Vec::new(),
             };
             done.push((k, ids));
