@@ -523,7 +523,7 @@ def batch(names: list[str], scale: float, repeat: int = 3) -> None:
     """``encode_ordinary_batch`` (lists) and ``encode_ordinary_batch_to_numpy`` (one flat
     buffer), next to tiktoken's batch and toktok-rs's ``encode_batch_to_numpy`` (a fresh
     instance per run: no piece cache carries over), on the code and prose workloads cut in 64
-    texts and in texts of about 500 bytes, on 1 and 2 threads (runs alternate): wall seconds,
+    texts and in texts of 500 characters, on 1 and 2 threads (runs alternate): wall seconds,
     best of ``repeat`` (and one thread's CPU seconds, best of ``repeat``); speed-up = 1 thread
     / 2 threads; serial part = the share of the 1-thread time that does not run in parallel,
     by Amdahl's law from the 2-thread speed-up (2 / speed-up - 1, shown within 0-100%)."""
