@@ -484,9 +484,11 @@ fn buffer_bytes(py: Python<'_>, buffer: &PyBuffer<u8>) -> PyResult<Vec<u8>> {
 }
 
 /// The ids of every text (`None`: no ids), on `num_threads` threads in all: this thread and
-/// `num_threads - 1` scoped ones claim the texts one at a time, each thread keeping one piece
-/// memo across its texts (so a batch of many short texts merges a common piece once per
-/// thread, not once per text); the first error stops the claiming. Runs without the GIL.
+/// `num_threads - 1` scoped ones claim the texts one at a time, longest first (so that the
+/// last texts claimed are short and no thread waits long for another at the end), each
+/// thread keeping one piece memo across its texts (so a batch of many short texts merges a
+/// common piece once per thread, not once per text); the first error stops the claiming.
+/// Runs without the GIL.
 fn encode_each<'a>(
     split: Split<'_>,
     engine: &Engine,
@@ -494,14 +496,20 @@ fn encode_each<'a>(
     num_threads: usize,
 ) -> Result<Vec<Vec<u32>>, RegexEncodeError> {
     let threads = num_threads.clamp(1, texts.len().max(1));
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    if threads > 1 {
+        order.sort_by_key(|&k| std::cmp::Reverse(texts[k].map_or(0, str::len)));
+    }
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let work = || -> Result<Vec<(usize, Vec<u32>)>, RegexEncodeError> {
         let mut done = Vec::new();
         let mut memo = PieceMemo::<'a>::default();
         while !failed.load(Ordering::Relaxed) {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&text) = texts.get(k) else { break };
+            let Some(&k) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                break;
+            };
+            let text = texts[k];
             let ids = match text {
                 Some(text) => split
                     .encode_memo(engine, text, &mut memo)
