@@ -88,6 +88,10 @@ def test_in_place_read_of_sliced_nulls_and_chunks():
             part = array.slice(lo, hi - lo)
             assert encode_arrow(enc, part).to_pylist() == expected("o200k_base", rows[lo:hi])
             assert _flat_chunk(enc, part, 2, False) == _flat_chunk(enc, part, 2, False, 0, False)
+    for empty in (["", ""], [None, None], []):  # a data buffer of no bytes
+        assert encode_arrow(enc, pa.array(empty, pa.string())).to_pylist() == [
+            None if r is None else [] for r in empty
+        ]
     chunked = pa.chunked_array([array.slice(2, 9), array.slice(11), array.slice(0, 0)])
     assert encode_arrow(enc, chunked).to_pylist() == expected("o200k_base", rows[2:11] + rows[11:])
 
