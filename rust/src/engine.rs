@@ -136,9 +136,19 @@ impl Engine {
 
     /// The ids of `data` without special tokens (needs a pre-tokenizer).
     pub fn encode_ordinary(&self, pre: PreTokenizer, data: &[u8]) -> Result<Vec<u32>, MissingRank> {
+        self.encode_ordinary_memo(pre, data, &mut PieceMemo::default())
+    }
+
+    /// [`Engine::encode_ordinary`] with a piece memo that outlives the call: a batch's thread
+    /// keeps one across its texts (the ids do not depend on what the memo holds).
+    pub fn encode_ordinary_memo<'a>(
+        &self,
+        pre: PreTokenizer,
+        data: &'a [u8],
+        memo: &mut PieceMemo<'a>,
+    ) -> Result<Vec<u32>, MissingRank> {
         let mut out = Vec::with_capacity(data.len() / 4 + 1);
         let mut failed: Option<MissingRank> = None;
-        let mut memo = PieceMemo::default();
         // r50k_base's `\s++$` makes a white-space run before a cut one chunk where the whole
         // text has two (`"  \n"` then a letter), so its text is one block.
         let size = if pre == PreTokenizer::R50k {
@@ -196,7 +206,7 @@ impl Engine {
 /// longer piece of at most [`PieceMemo::MAX_PIECE`] bytes are merged once per call and
 /// copied afterwards.  Bounded: cleared at [`PieceMemo::LIMIT`] entries.
 #[derive(Default)]
-struct PieceMemo<'a> {
+pub struct PieceMemo<'a> {
     spans: FxHashMap<&'a [u8], (u32, u32)>,
     ids: Vec<u32>,
 }
