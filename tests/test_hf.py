@@ -496,6 +496,7 @@ def test_converted_gguf_files(name: str) -> None:
     ours = hf.Tokenizer.from_file(path)
     theirs = tokenizers.Tokenizer.from_file(str(path))
     texts = [t for t, _ in testdata.read_vectors(name)] + TEXTS + random_texts(200, 5)
+    encodable = []
     for text in texts:
         for special in (True, False):
             expected = theirs.encode(surrogate_free(text), add_special_tokens=special)
@@ -504,12 +505,17 @@ def test_converted_gguf_files(name: str) -> None:
             except UnencodableBytesError:  # a byte with no token: tokenizers loses text
                 assert theirs.decode(expected.ids) != surrogate_free(text)
                 continue
+            encodable += [text] if special else []
             assert (got.ids, got.tokens, got.offsets) == (
                 expected.ids,
                 expected.tokens,
                 expected.offsets,
             ), text
         assert ours.decode(expected.ids) == theirs.decode(expected.ids)
+    batch = [surrogate_free(t) for t in encodable]
+    assert [e.ids for e in ours.encode_batch(encodable)] == [
+        e.ids for e in theirs.encode_batch(batch)
+    ]
 
 
 def test_cli_tokenizer_json(tmp_path: Path) -> None:

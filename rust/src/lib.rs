@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub mod engine;
+pub mod merges;
 pub mod ranks;
 pub mod unicode;
 

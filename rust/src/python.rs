@@ -609,6 +609,7 @@ fn all_splits_problem(
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeBpe>()?;
+    m.add_class::<crate::merges::python::MergeListBpe>()?;
     m.add_function(wrap_pyfunction!(pre_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(next_chunk_len, m)?)?;
     m.add_function(wrap_pyfunction!(class_ranges, m)?)?;

@@ -189,10 +189,18 @@ def merges_sha256(lefts: Sequence[str], rights: Sequence[str]) -> str:
 
 
 def _check_merges(vocab: Mapping[str, int], lefts: Sequence[str], rights: Sequence[str]) -> None:
-    """Both sides of every merge must be tokens (``tokenizers`` refuses the file too)."""
+    """Both sides of every merge and the token it makes must be tokens (``tokenizers``
+    refuses the file too: an error for a side, a panic for the result)."""
     known = vocab.__contains__
     if all(map(known, lefts)) and all(map(known, rights)):
-        return
+        if all(map(known, map(str.__add__, lefts, rights))):
+            return
+        pairs = enumerate(zip(lefts, rights, strict=True))
+        index = next(i for i, (a, b) in pairs if a + b not in vocab)
+        raise MalformedTokenizerJsonError(
+            f"merge {index} ({lefts[index]!r}, {rights[index]!r}) makes a token not in the "
+            "vocabulary"
+        )
     pairs = enumerate(zip(lefts, rights, strict=True))
     index = next(i for i, (a, b) in pairs if a not in vocab or b not in vocab)
     raise MalformedTokenizerJsonError(
@@ -305,8 +313,8 @@ class Tokenizer:
         self._plan = rank_plan(self)
         if self._plan is None:
             _check_merges(vocab, lefts, rights)
-        self._merger = (
-            None
+        self._merger: native.NativeMerger | NativeMergeList | None = (
+            native_merge_list(self)
             if self._plan is None
             else native.NativeMerger(self._plan.ranks, self._plan.pattern)
         )
@@ -328,8 +336,9 @@ class Tokenizer:
 
     @cached_property
     def _merge_ranks(self) -> dict[tuple[str, str], int]:
-        pairs = list(zip(self._lefts, self._rights, strict=True))
-        return dict(zip(reversed(pairs), range(len(pairs) - 1, -1, -1), strict=True))
+        """(left, right) -> merge index; a merge listed twice has its last index (as in
+        ``tokenizers``, whose map keeps the last entry)."""
+        return {pair: i for i, pair in enumerate(zip(self._lefts, self._rights, strict=True))}
 
     @cached_property
     def _byte_lengths(self) -> list[int]:
@@ -352,8 +361,11 @@ class Tokenizer:
         spelled = piece.encode("utf-8").decode("latin-1").translate(_spelling_table())
         vocab = self._vocab
         whole = vocab.get(spelled) if self.ignore_merges else None
+        merger = self._merger
         if whole is not None:
             out: tuple[int, ...] = (whole,)
+        elif isinstance(merger, NativeMergeList) and (native_ids := merger.bpe(piece)) is not None:
+            out = tuple(native_ids)
         else:
             ranks = self._merge_ranks
             parts = merge_parts(list(spelled), lambda a, b: ranks.get((a, b)))
@@ -415,7 +427,10 @@ class Tokenizer:
     ) -> Encoding:
         """The encoding of ``sequence`` (``pair`` and ``is_pretokenized`` are not
         implemented: :class:`~verified_bpe.errors.InvalidArgumentError`)."""
-        return self._encode(sequence, pair, is_pretokenized, add_special_tokens, None)
+        try:
+            return self._encode(sequence, pair, is_pretokenized, add_special_tokens, None)
+        except _MissingByte:  # the Python path names the piece and the byte
+            return self._encode(sequence, pair, is_pretokenized, add_special_tokens, None, False)
 
     def _encode(
         self,
@@ -424,6 +439,7 @@ class Tokenizer:
         is_pretokenized: bool,
         add_special_tokens: bool,
         native_ids: Sequence[list[int]] | None,
+        use_native: bool = True,
     ) -> Encoding:
         if pair is not None or is_pretokenized:
             raise InvalidArgumentError("pair", "pairs and pre-tokenized input are not implemented")
@@ -436,7 +452,7 @@ class Tokenizer:
         post = self._post
         if add_special_tokens:
             ids.extend(i for i, _ in post.prefix)
-        if self._native_ok() and self._merger is not None:
+        if use_native and self._native_ok() and self._merger is not None:
             plan: list[tuple[str, int, int]] = []  # (kind/text, original start, token count)
             k = 0
             for s, e, added in segments:
@@ -604,9 +620,15 @@ class Tokenizer:
 
     @property
     def engine(self) -> str:
-        """``"ranks"`` (the native rank engine) or ``"merges"`` (merge-list BPE in Python;
-        also every file when the native engine was not built)."""
-        return "merges" if self._merger is None else "ranks"
+        """``"ranks"`` (the native rank engine) or ``"merges"`` (merge-list BPE: native when
+        the engine is built, see :attr:`native`)."""
+        return "ranks" if isinstance(self._merger, native.NativeMerger) else "merges"
+
+    @property
+    def native(self) -> bool:
+        """Whether the native engine runs the BPE model (both engines; the merge-list one
+        splits natively too when its pattern is accepted by ``fancy-regex``)."""
+        return self._merger is not None
 
     @property
     def proven(self) -> str | None:
@@ -659,6 +681,79 @@ def _token_spans(piece: Piece, byte_lengths: Sequence[int]) -> list[Span]:
     return out
 
 
+class _MissingByte(Exception):
+    """A piece holds a byte with no token: the Python path raises the error."""
+
+
+class NativeMergeList:
+    """Merge-list BPE in the native engine (``rust/src/merges.rs``), with the interface of
+    :class:`~verified_bpe.engine.native.NativeMerger`: the file's pattern split by
+    ``fancy-regex`` when :func:`~verified_bpe.engine.native.fancy_pattern` accepts it
+    (:attr:`splits`), else pieces split in Python."""
+
+    def __init__(self, tok: Tokenizer, pattern: str | None, gaps: bool) -> None:
+        fancy = None if pattern is None else native.fancy_pattern(pattern)
+        module = native.module()
+        args = (tok._vocab, tok._lefts, tok._rights, tok.ignore_merges)
+        try:
+            self._bpe = module.MergeListBpe(*args, fancy, gaps)
+        except ValueError as exc:
+            if fancy is None or not str(exc).startswith("fancy-regex"):
+                raise MalformedTokenizerJsonError(str(exc)) from None
+            fancy = None
+            self._bpe = module.MergeListBpe(*args, None, gaps)
+        self.splits = fancy is not None
+
+    def encode_ordinary(self, text: str) -> list[int] | None:
+        """The ids of ``text`` split by the pattern; ``None`` if fancy-regex gave up."""
+        try:
+            return self._bpe.encode_ordinary(text)  # type: ignore[no-any-return]
+        except KeyError:
+            raise _MissingByte from None
+        except RuntimeError:
+            return None
+
+    def encode_ordinary_batch(
+        self, texts: Sequence[str], num_threads: int
+    ) -> list[list[int]] | None:
+        """:meth:`encode_ordinary` of each text on ``num_threads`` threads without the GIL
+        (``None``: a byte without a token or fancy-regex gave up; the caller encodes each
+        text alone)."""
+        try:
+            return self._bpe.encode_ordinary_batch(list(texts), num_threads)  # type: ignore[no-any-return]
+        except (KeyError, RuntimeError):
+            return None
+
+    def encode_pieces(self, pieces: list[str]) -> list[int]:
+        """The ids of pieces split in Python."""
+        try:
+            return self._bpe.encode_pieces(pieces)  # type: ignore[no-any-return]
+        except KeyError:
+            raise _MissingByte from None
+
+    def bpe(self, piece: str) -> list[int] | None:
+        """The ids of one piece (``None``: a byte without a token)."""
+        try:
+            return self._bpe.bpe(piece.encode("utf-8"))  # type: ignore[no-any-return]
+        except KeyError:
+            return None
+
+
+def native_merge_list(tok: Tokenizer) -> NativeMergeList | None:
+    """The native merge-list engine for a file that :func:`rank_plan` leaves to merge-list
+    BPE (``None`` when the native engine is not built).  The split runs natively when the
+    pre-tokenizer is one ``Split`` whose pieces are the matches and the text between them
+    (``Isolated``) or the matches alone (``Removed`` with ``invert``), then ``ByteLevel``
+    without its prefix space."""
+    if not native.available():
+        return None
+    steps = tok._pre.steps
+    pattern, gaps = None, True
+    if len(steps) == 1 and isinstance(steps[0], SplitStep) and steps[0].find_iter:
+        pattern, gaps = steps[0].pattern, steps[0].behaviour == "Isolated"
+    return NativeMergeList(tok, pattern, gaps)
+
+
 def rank_plan(tok: Tokenizer) -> RankPlan | None:
     """The native engine's plan for a loaded file, or ``None`` (merge-list BPE in Python).
 
@@ -697,4 +792,12 @@ def rank_plan(tok: Tokenizer) -> RankPlan | None:
     return None
 
 
-__all__ = ["Encoding", "RankPlan", "Tokenizer", "merges_sha256", "rank_plan"]
+__all__ = [
+    "Encoding",
+    "NativeMergeList",
+    "RankPlan",
+    "Tokenizer",
+    "merges_sha256",
+    "native_merge_list",
+    "rank_plan",
+]
