@@ -210,6 +210,56 @@ impl<'a> Memo<'a> {
     }
 }
 
+/// Why the merges `lefts[i] rights[i]` are not every split of every token of `vocab` into
+/// two tokens, listed in non-decreasing order of the id they make (`None` if they are):
+/// `verified_bpe.hf` then runs the file with rank BPE.
+pub fn all_splits_problem(
+    vocab: &FxHashMap<&str, u32>,
+    lefts: &[&str],
+    rights: &[&str],
+) -> Option<String> {
+    // The tokens in id order; each one's splits (the byte lengths of a left side whose two
+    // sides are tokens) must be the next merges, in any order, each once: no merge is
+    // looked up, its sides are compared with the token's.
+    let mut tokens: Vec<(u32, &str)> = vocab.iter().map(|(&t, &id)| (id, t)).collect();
+    tokens.sort_unstable();
+    let mut next = 0usize;
+    let mut cuts: Vec<(usize, bool)> = Vec::new();
+    for &(id, token) in &tokens {
+        cuts.clear();
+        cuts.extend(
+            token
+                .char_indices()
+                .skip(1)
+                .filter(|&(k, _)| {
+                    vocab.contains_key(&token[..k]) && vocab.contains_key(&token[k..])
+                })
+                .map(|(k, _)| (k, false)),
+        );
+        for _ in 0..cuts.len() {
+            let Some((&left, &right)) = lefts.get(next).zip(rights.get(next)) else {
+                return Some(format!("token {id} {token:?}: a split is not a merge"));
+            };
+            let k = left.len();
+            let cut = cuts.iter_mut().find(|(c, _)| *c == k);
+            match cut {
+                Some((_, used))
+                    if !*used && token.get(..k) == Some(left) && &token[k..] == right =>
+                {
+                    *used = true
+                }
+                _ => {
+                    return Some(format!(
+                        "merge {next} is not a split of token {id} {token:?} not listed before"
+                    ))
+                }
+            }
+            next += 1;
+        }
+    }
+    (next != lefts.len()).then(|| format!("merge {next} is not a split of a token in id order"))
+}
+
 /// `f` on every index `0..n`, on `threads` threads (this one included), in order.
 pub fn parallel_map<T: Send>(n: usize, threads: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
     use std::sync::atomic::{AtomicUsize, Ordering};
@@ -229,7 +279,11 @@ pub fn parallel_map<T: Send>(n: usize, threads: usize, f: impl Fn(usize) -> T + 
     let parts = std::thread::scope(|scope| {
         let others: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
         let mut parts = vec![work()];
-        parts.extend(others.into_iter().map(|h| h.join().expect("encoder thread")));
+        parts.extend(
+            others
+                .into_iter()
+                .map(|h| h.join().expect("encoder thread")),
+        );
         parts
     });
     let mut slots: Vec<Option<T>> = (0..n).map(|_| None).collect();
@@ -250,6 +304,48 @@ pub mod python {
     use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyValueError};
     use pyo3::prelude::*;
     use pyo3::types::{PyDict, PyList, PyString};
+
+    /// The strings of a list, borrowed (`TypeError` for another item).
+    pub fn strings<'py>(list: &Bound<'py, PyList>) -> PyResult<Vec<Bound<'py, PyString>>> {
+        list.iter()
+            .map(|x| Ok(x.cast_into::<PyString>()?))
+            .collect()
+    }
+
+    /// A `{str: int}` dict's keys and values.
+    pub fn str_ids<'py>(
+        dict: &Bound<'py, PyDict>,
+    ) -> PyResult<(Vec<Bound<'py, PyString>>, Vec<u32>)> {
+        let mut keys = Vec::with_capacity(dict.len());
+        let mut ids = Vec::with_capacity(dict.len());
+        for (key, value) in dict.iter() {
+            keys.push(key.cast_into::<PyString>()?);
+            ids.push(value.extract::<u32>()?);
+        }
+        Ok((keys, ids))
+    }
+
+    /// `&str`s of Python strings.
+    pub fn as_strs<'a>(strings: &'a [Bound<'_, PyString>]) -> PyResult<Vec<&'a str>> {
+        strings.iter().map(|s| s.to_str()).collect()
+    }
+
+    /// [`all_splits_problem`] on a `{str: int}` vocabulary and two lists of strings; the
+    /// check runs without the GIL.
+    pub fn all_splits_problem_py(
+        vocab: &Bound<'_, PyDict>,
+        lefts: &Bound<'_, PyList>,
+        rights: &Bound<'_, PyList>,
+    ) -> PyResult<Option<String>> {
+        let (keys, ids) = str_ids(vocab)?;
+        let keys = as_strs(&keys)?;
+        let (lefts, rights) = (strings(lefts)?, strings(rights)?);
+        let (lefts, rights) = (as_strs(&lefts)?, as_strs(&rights)?);
+        Ok(vocab.py().detach(|| {
+            let map: FxHashMap<&str, u32> = keys.iter().copied().zip(ids).collect();
+            all_splits_problem(&map, &lefts, &rights)
+        }))
+    }
 
     fn error(e: MergeEncodeError) -> PyErr {
         match e {
@@ -283,30 +379,29 @@ pub mod python {
             gaps: bool,
         ) -> PyResult<Self> {
             let py = vocab.py();
-            let mut ids: FxHashMap<String, u32> =
-                FxHashMap::with_capacity_and_hasher(vocab.len(), Default::default());
-            let mut max = 0u32;
-            for (key, value) in vocab.iter() {
-                let id: u32 = value.extract()?;
-                max = max.max(id);
-                ids.insert(key.cast::<PyString>()?.to_str()?.to_owned(), id);
-            }
+            let (keys, values) = str_ids(vocab)?;
+            let keys = as_strs(&keys)?;
+            let max = values.iter().copied().max().unwrap_or(0);
+            let ids: FxHashMap<&str, u32> = keys.iter().copied().zip(values).collect();
             if lefts.len() != rights.len() {
                 return Err(PyValueError::new_err("lefts and rights differ in length"));
             }
-            let mut merges =
-                FxHashMap::with_capacity_and_hasher(lefts.len(), Default::default());
+            let (lefts, rights) = (strings(lefts)?, strings(rights)?);
+            let (lefts, rights) = (as_strs(&lefts)?, as_strs(&rights)?);
+            let mut merges = FxHashMap::with_capacity_and_hasher(lefts.len(), Default::default());
             let mut joined = String::new();
-            for (i, (l, r)) in lefts.iter().zip(rights.iter()).enumerate() {
-                let l = l.cast::<PyString>()?.to_str()?.to_owned();
-                let r = r.cast::<PyString>()?.to_str()?;
+            for (i, (&l, &r)) in lefts.iter().zip(&rights).enumerate() {
                 joined.clear();
-                joined.push_str(&l);
+                joined.push_str(l);
                 joined.push_str(r);
-                let (Some(&a), Some(&b), Some(&m)) = (ids.get(&l), ids.get(r), ids.get(&joined))
-                else {
+                let (Some(&a), Some(&b)) = (ids.get(l), ids.get(r)) else {
                     return Err(PyValueError::new_err(format!(
-                        "merge {i} ({l:?}, {r:?}) names a token not in the vocabulary"
+                        "merge {i} ({l:?}, {r:?}) names an unknown token"
+                    )));
+                };
+                let Some(&m) = ids.get(joined.as_str()) else {
+                    return Err(PyValueError::new_err(format!(
+                        "merge {i} ({l:?}, {r:?}) makes a token not in the vocabulary"
                     )));
                 };
                 merges.insert((a, b), (i as u32, m)); // the last of duplicates, as `tokenizers`
@@ -316,7 +411,7 @@ pub mod python {
             for b in 0..=255u8 {
                 let c = byte_char(b);
                 back.insert(c, b);
-                if let Some(&id) = ids.get(c.to_string().as_str()) {
+                if let Some(&id) = ids.get(c.encode_utf8(&mut [0; 4]) as &str) {
                     byte_ids[b as usize] = id;
                 }
             }
@@ -401,10 +496,7 @@ pub mod python {
         }
 
         /// The ids of pieces split elsewhere (a list of `str`).
-        fn encode_pieces<'py>(
-            &self,
-            pieces: &Bound<'py, PyList>,
-        ) -> PyResult<Bound<'py, PyList>> {
+        fn encode_pieces<'py>(&self, pieces: &Bound<'py, PyList>) -> PyResult<Bound<'py, PyList>> {
             let mut out = Vec::new();
             for item in pieces.iter() {
                 let piece = item.cast::<PyString>()?.to_str()?.to_owned();
@@ -481,7 +573,10 @@ mod tests {
                 let mut scanned: Vec<u32> = piece.iter().map(|&b| b as u32).collect();
                 bpe.scan(&mut scanned);
                 let mut heaped = Vec::new();
-                bpe.heap(&piece.iter().map(|&b| b as u32).collect::<Vec<_>>(), &mut heaped);
+                bpe.heap(
+                    &piece.iter().map(|&b| b as u32).collect::<Vec<_>>(),
+                    &mut heaped,
+                );
                 assert_eq!(scanned, heaped, "{:?}", String::from_utf8_lossy(&piece));
             }
         }

@@ -164,6 +164,10 @@ def _merge_sides(merges: Any, where: str) -> tuple[list[str], list[str]]:
     their concatenation) or two-element lists."""
     if not isinstance(merges, list):
         raise MalformedTokenizerJsonError(f"{where} must be a list")
+    if merges and set(map(type, merges)) == {list} and set(map(len, merges)) == {2}:
+        lefts, rights = (list(side) for side in zip(*merges, strict=True))
+        if set(map(type, lefts)) == set(map(type, rights)) == {str} and "" not in lefts + rights:
+            return lefts, rights
     if merges and set(map(type, merges)) == {str}:
         sides = " ".join(merges).split(" ")
         if len(sides) == 2 * len(merges) and "" not in sides:
@@ -311,13 +315,13 @@ class Tokenizer:
             None if normalize is None else (lambda content: normalize(Piece(content)).text),
         )
         self._plan = rank_plan(self)
-        if self._plan is None:
-            _check_merges(vocab, lefts, rights)
-        self._merger: native.NativeMerger | NativeMergeList | None = (
-            native_merge_list(self)
-            if self._plan is None
-            else native.NativeMerger(self._plan.ranks, self._plan.pattern)
-        )
+        self._merger: native.NativeMerger | NativeMergeList | None
+        if self._plan is not None:
+            self._merger = native.NativeMerger(self._plan.ranks, self._plan.pattern)
+        else:
+            self._merger = native_merge_list(self)  # checks the merges as _check_merges
+            if self._merger is None:
+                _check_merges(vocab, lefts, rights)
         self._cache: dict[str, tuple[int, ...]] = {}
 
     @cached_property
@@ -751,7 +755,10 @@ def native_merge_list(tok: Tokenizer) -> NativeMergeList | None:
     pattern, gaps = None, True
     if len(steps) == 1 and isinstance(steps[0], SplitStep) and steps[0].find_iter:
         pattern, gaps = steps[0].pattern, steps[0].behaviour == "Isolated"
-    return NativeMergeList(tok, pattern, gaps)
+    try:
+        return NativeMergeList(tok, pattern, gaps)
+    except (OverflowError, TypeError):  # an id beyond 32 bits: merge-list BPE in Python
+        return None
 
 
 def rank_plan(tok: Tokenizer) -> RankPlan | None:
@@ -765,7 +772,8 @@ def rank_plan(tok: Tokenizer) -> RankPlan | None:
     if tok._normalizer is not None or len(steps) != 1 or not isinstance(steps[0], SplitStep):
         return None
     step = steps[0]
-    if not step.find_iter:
+    known = {CL100K_PATTERN: "cl100k_base", O200K_PATTERN: "o200k_base"}.get(step.pattern)
+    if not step.find_iter or (known is None and not tok.ignore_merges):
         return None
     vocab = tok._vocab
     if any(t.content in vocab for t in tok._added):
@@ -779,7 +787,6 @@ def rank_plan(tok: Tokenizer) -> RankPlan | None:
     if len(ranks) != len(texts) or any(bytes([b]) not in ranks for b in range(256)):
         return None
     pattern = step.pattern
-    known = {CL100K_PATTERN: "cl100k_base", O200K_PATTERN: "o200k_base"}.get(pattern)
     if (
         known is not None
         and list(vocab.values()) == list(range(len(vocab)))
