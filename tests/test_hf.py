@@ -386,6 +386,7 @@ SMALL_TEXTS = [
     " ",
     "\n\n  the\tthe",
     "héllo wörld 日本語 😀 the-end--now",
+    "the" * 20 + " " * 41 + "1" * 30 + "\n" * 3,  # pieces past the native scan (heap path)
 ]
 
 
@@ -408,6 +409,64 @@ def test_components_equal_tokenizers(case: str) -> None:
             assert g.special_tokens_mask == e.special_tokens_mask, (case, text)
             assert ours.decode(e.ids) == theirs.decode(e.ids)
             assert ours.decode(e.ids, False) == theirs.decode(e.ids, False)
+
+
+def merge_list_json(merges: list[str], **model: object) -> str:
+    """``small_json`` with ``merges`` (a merge listed twice, merges that tie...)."""
+    spec = json.loads(small_json())
+    vocab = spec["model"]["vocab"]
+    for m in merges:
+        vocab.setdefault(m.replace(" ", ""), len(vocab))
+    spec["model"].update(merges=merges, **model)
+    return json.dumps(spec)
+
+
+MERGE_LISTS = {
+    # "Ġ t" listed first and last: tokenizers keeps the last index, so " th" is "Ġ th"
+    # (the first index would give "Ġt h")
+    "duplicates": ["Ġ t", "h e", "t h", "Ġt he", "a a", "aa a", "a aa", "aa aa", "Ġ t"],
+    # overlapping merges of one run: which wins depends on the index, not the length
+    "runs": ["a a", "aa a", "a aa", "aa aa", "aaaa a", "Ġ a", "Ġa a", "Ġ Ġ", "ĠĠ Ġ", "Ġ ĠĠ"],
+}
+
+
+@pytest.mark.parametrize("case", sorted(MERGE_LISTS))
+@pytest.mark.parametrize("ignore_merges", [False, True])
+def test_merge_list_engines_equal_tokenizers(
+    case: str, ignore_merges: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The native merge-list engine and merge-list BPE in Python both give ``tokenizers``'
+    ids, alone and in a batch, on short and long pieces."""
+    text_json = merge_list_json(MERGE_LISTS[case], ignore_merges=ignore_merges)
+    theirs = tokenizers.Tokenizer.from_str(text_json)
+    ours = [hf.Tokenizer.from_str(text_json)]
+    if native.available():
+        assert ours[0].engine == "merges" and ours[0].native
+        monkeypatch.setattr(hf.tokenizer, "native_merge_list", lambda tok: None)
+        ours.append(hf.Tokenizer.from_str(text_json))
+        assert not ours[1].native
+    rng = random.Random(7)
+    pool = ["a", "aa", " a", " ", "  ", "the", " the", "t", "h", "he", "\n", "1", "é"]
+    texts = ["".join(rng.choice(pool) for _ in range(rng.randint(1, 40))) for _ in range(60)]
+    texts += ["a" * n for n in range(1, 70)] + [" " * n + "a" * n for n in range(1, 40)]
+    if case == "duplicates":
+        assert theirs.encode(" th").tokens == ["Ġ", "th"]
+    expected = [e.ids for e in theirs.encode_batch(texts)]
+    for tok in ours:
+        assert [tok.encode(t).ids for t in texts] == expected
+        assert [e.ids for e in tok.encode_batch(texts)] == expected
+
+
+def test_merge_making_no_token_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A merge whose result is not in the vocabulary: ``tokenizers`` 0.23.3 panics at load,
+    ``verified_bpe.hf`` names the merge (native engine or not)."""
+    spec = json.loads(small_json())
+    del spec["model"]["vocab"]["Ġthe"]
+    with pytest.raises(MalformedTokenizerJsonError, match="merge 2 .* not in the vocabulary"):
+        hf.Tokenizer.from_str(json.dumps(spec))
+    monkeypatch.setattr(hf.tokenizer, "native_merge_list", lambda tok: None)
+    with pytest.raises(MalformedTokenizerJsonError, match="merge 2 .* not in the vocabulary"):
+        hf.Tokenizer.from_str(json.dumps(spec))
 
 
 UNSUPPORTED = {

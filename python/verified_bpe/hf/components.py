@@ -11,6 +11,7 @@ it when the file is read.
 
 from __future__ import annotations
 
+import re  # re.escape: a literal for the regex module too, and faster
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -400,7 +401,7 @@ class AddedTokenMatcher:
         self.tokens.pop("", None)
         contents = sorted(self.tokens, key=lambda c: (-len(c), c))
         self.pattern = (
-            regex.compile("|".join(regex.escape(c) for c in contents)) if contents else None
+            regex.compile("|".join(map(re.escape, contents))) if contents else None
         )
 
     def split(self, text: str) -> list[tuple[int, int, AddedToken | None]]:

@@ -418,8 +418,15 @@ class Tokenizer:
         return ids, tokens, offsets
 
     def _native_ok(self) -> bool:
+        """Whether the native engine encodes whole segments (offsets from the tokens' bytes:
+        the split must not change the text; a merge list split in Python, which may add a
+        prefix space, runs piece by piece in :meth:`_bpe` instead)."""
+        merger = self._merger
         return (
-            self._merger is not None and self._normalizer is None and not self._norm_matcher.tokens
+            merger is not None
+            and (merger.splits or isinstance(merger, native.NativeMerger))
+            and self._normalizer is None
+            and not self._norm_matcher.tokens
         )
 
     def encode(
@@ -685,6 +692,19 @@ def _token_spans(piece: Piece, byte_lengths: Sequence[int]) -> list[Span]:
     return out
 
 
+def _without_ids(vocab: Mapping[str, int], added: Sequence[AddedToken]) -> dict[str, int]:
+    """``vocab`` without the entries whose id is an added token's (a copy, then the added
+    tokens' own entries deleted; an entry of another text with such an id: filtered)."""
+    ids = {t.id for t in added}
+    out = dict(vocab)
+    for token in added:
+        if out.get(token.content) == token.id:
+            del out[token.content]
+    if ids.isdisjoint(out.values()):
+        return out
+    return {t: i for t, i in out.items() if i not in ids}
+
+
 class _MissingByte(Exception):
     """A piece holds a byte with no token: the Python path raises the error."""
 
@@ -778,7 +798,7 @@ def rank_plan(tok: Tokenizer) -> RankPlan | None:
     vocab = tok._vocab
     if any(t.content in vocab for t in tok._added):
         # added tokens are matched before the model: they are not ranks
-        vocab = {t: i for t, i in vocab.items() if i not in tok._added_by_id}
+        vocab = _without_ids(vocab, tok._added)
     texts = list(vocab)
     spelled = _bulk_text_bytes(texts)
     if None in spelled or not native.available():
