@@ -457,6 +457,27 @@ def test_merge_list_engines_equal_tokenizers(
         assert [e.ids for e in tok.encode_batch(texts)] == expected
 
 
+def test_all_splits_check() -> None:
+    """The check that sends a file to the rank engine (every split of every token, in id
+    order) accepts exactly such merge lists."""
+    if not native.available():
+        pytest.skip("native engine not built")
+    vocab = {"a": 0, "b": 1, "c": 2, "ab": 3, "bc": 4, "abc": 5}
+    check = hf.tokenizer._all_splits_in_order
+    good = ["a b", "b c", "a bc", "ab c"]
+    for merges, ok in [
+        (good, True),
+        (["a b", "b c", "ab c", "a bc"], True),  # one token's splits in either order
+        (good[:3], False),  # a split missing
+        (["b c", "a b", "a bc", "ab c"], False),  # ids decreasing
+        (["a b", "a b", "b c", "a bc", "ab c"], False),  # a merge twice
+        ([*good, "a b"], False),
+        (["a b", "b c", "a bc", "a bc"], False),
+    ]:
+        lefts, rights = [m.split()[0] for m in merges], [m.split()[1] for m in merges]
+        assert (check(vocab, lefts, rights) is None) == ok, merges
+
+
 def test_merge_making_no_token_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """A merge whose result is not in the vocabulary: ``tokenizers`` 0.23.3 panics at load,
     ``verified_bpe.hf`` names the merge (native engine or not)."""
