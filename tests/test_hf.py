@@ -476,6 +476,9 @@ def test_all_splits_check() -> None:
     ]:
         lefts, rights = [m.split()[0] for m in merges], [m.split()[1] for m in merges]
         assert (check(vocab, lefts, rights) is None) == ok, merges
+        assert (check(vocab, merges, None) is None) == ok, merges  # as "left right" lines
+    for line in ("a  b", "a b ", " ab", "ab", "a b c"):  # not a pair: refused
+        assert check(vocab, [line, *good[1:]], None) is not None
 
 
 def test_merge_making_no_token_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -332,15 +332,32 @@ pub mod python {
 
     /// [`all_splits_problem`] on a `{str: int}` vocabulary and two lists of strings; the
     /// check runs without the GIL.
+    /// `rights` `None`: `lefts` are `"left right"` lines, split here (a line that is not two
+    /// non-empty sides around one space is a problem).
     pub fn all_splits_problem_py(
         vocab: &Bound<'_, PyDict>,
         lefts: &Bound<'_, PyList>,
-        rights: &Bound<'_, PyList>,
+        rights: Option<&Bound<'_, PyList>>,
     ) -> PyResult<Option<String>> {
         let (keys, ids) = str_ids(vocab)?;
         let keys = as_strs(&keys)?;
-        let (lefts, rights) = (strings(lefts)?, strings(rights)?);
-        let (lefts, rights) = (as_strs(&lefts)?, as_strs(&rights)?);
+        let left_strings = strings(lefts)?;
+        let right_strings = rights.map(strings).transpose()?;
+        let (mut lefts, mut rights) = (as_strs(&left_strings)?, Vec::new());
+        match &right_strings {
+            Some(r) => rights = as_strs(r)?,
+            None => {
+                for (i, line) in lefts.iter_mut().enumerate() {
+                    match line.split_once(' ') {
+                        Some((l, r)) if !l.is_empty() && !r.is_empty() && !r.contains(' ') => {
+                            *line = l;
+                            rights.push(r);
+                        }
+                        _ => return Ok(Some(format!("merge {i} is not a pair"))),
+                    }
+                }
+            }
+        }
         Ok(vocab.py().detach(|| {
             let map: FxHashMap<&str, u32> = keys.iter().copied().zip(ids).collect();
             all_splits_problem(&map, &lefts, &rights)

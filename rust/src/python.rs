@@ -558,11 +558,13 @@ fn class_ranges(name: &str) -> PyResult<Vec<(u32, u32)>> {
 
 /// Why the merges `lefts[i] rights[i]` are not every split of every token of `vocab` into
 /// two tokens, in id order (`None` if they are): [`crate::merges::all_splits_problem`].
+/// `rights` `None`: `lefts` are `"left right"` lines.
 #[pyfunction]
+#[pyo3(signature = (vocab, lefts, rights=None))]
 fn all_splits_problem(
     vocab: &Bound<'_, PyDict>,
     lefts: &Bound<'_, PyList>,
-    rights: &Bound<'_, PyList>,
+    rights: Option<&Bound<'_, PyList>>,
 ) -> PyResult<Option<String>> {
     crate::merges::python::all_splits_problem_py(vocab, lefts, rights)
 }

@@ -13,8 +13,10 @@ Two engines run the BPE model, chosen when the file is loaded (:func:`rank_plan`
   every split of every token in id order with ``ignore_merges`` (transformers' conversion
   of tiktoken ranks, Llama 3), or whose vocabulary and merges are those recovered from
   ``cl100k_base``/``o200k_base`` (the GPT-4o conversion);
-* **merges**: merge-list BPE (:func:`~verified_bpe.engine.merge_list.merge_parts`: lowest
-  merge index first, leftmost on ties), for every other file.
+* **merges**: merge-list BPE (lowest merge index first, leftmost on ties), for every other
+  file: natively (:class:`NativeMergeList`, ``rust/src/merges.rs``; the file's split by
+  ``fancy-regex`` and batches without the GIL when the pre-tokenizer is one ``Split``),
+  else :func:`~verified_bpe.engine.merge_list.merge_parts` in Python.
 """
 
 from __future__ import annotations
@@ -192,6 +194,15 @@ def merges_sha256(lefts: Sequence[str], rights: Sequence[str]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def _merges_sha256(tok: Tokenizer) -> str:
+    """:func:`merges_sha256` of a file's merges (its lines joined, when it has lines: the
+    same text when every line is a pair, and a line that is not cannot match a pinned
+    hash)."""
+    if tok._merge_lines is not None:
+        return hashlib.sha256("\n".join(tok._merge_lines).encode("utf-8")).hexdigest()
+    return merges_sha256(tok._lefts, tok._rights)
+
+
 def _check_merges(vocab: Mapping[str, int], lefts: Sequence[str], rights: Sequence[str]) -> None:
     """Both sides of every merge and the token it makes must be tokens (``tokenizers``
     refuses the file too: an error for a side, a panic for the result)."""
@@ -218,13 +229,14 @@ def _text_sha256(vocab: Mapping[str, int]) -> str:
 
 
 def _all_splits_in_order(
-    vocab: Mapping[str, int], lefts: Sequence[str], rights: Sequence[str]
+    vocab: Mapping[str, int], lefts: Sequence[str], rights: Sequence[str] | None
 ) -> str | None:
     """``None`` if the merges are every split of every token into two tokens, listed in
     non-decreasing order of the id of the token they make; else the first problem (the
     native engine checks, without the GIL).  Then merge-list BPE and rank BPE see the same
     mergeable pairs in the same order (they could differ only on two overlapping splits of
-    one token: tested, not proven)."""
+    one token: tested, not proven).  ``rights`` ``None``: ``lefts`` are ``"left right"``
+    lines (a line that is not two non-empty sides around one space is a problem)."""
     try:
         problem = native.module().all_splits_problem(vocab, lefts, rights)
     except (OverflowError, TypeError) as exc:  # an id beyond 32 bits
@@ -296,8 +308,14 @@ class Tokenizer:
         ):
             raise MalformedTokenizerJsonError("model.vocab must map strings to ids >= 0")
         self._vocab: dict[str, int] = vocab
-        lefts, rights = _merge_sides(model.get("merges", []), "model.merges")
-        self._lefts, self._rights = lefts, rights
+        merges = model.get("merges", [])
+        #: the merges as ``"left right"`` lines, split only when needed (the rank engine's
+        #: checks read the lines natively); else split and checked now
+        self._merge_lines: list[str] | None = None
+        if isinstance(merges, list) and merges and set(map(type, merges)) == {str}:
+            self._merge_lines = merges
+        else:
+            self._sides = _merge_sides(merges, "model.merges")
         self._normalizer = read_normalizer(spec.get("normalizer"))
         self._pre = read_pre_tokenizer(spec.get("pre_tokenizer"))
         if not self._pre.byte_level:
@@ -321,8 +339,23 @@ class Tokenizer:
         else:
             self._merger = native_merge_list(self)  # checks the merges as _check_merges
             if self._merger is None:
-                _check_merges(vocab, lefts, rights)
+                _check_merges(vocab, self._lefts, self._rights)
         self._cache: dict[str, tuple[int, ...]] = {}
+
+    @cached_property
+    def _sides(self) -> tuple[list[str], list[str]]:
+        """The merges' left and right sides (``MalformedTokenizerJsonError`` for a line that
+        is not a pair: read while loading unless the rank engine took the file, whose check
+        refuses such lines)."""
+        return _merge_sides(self._merge_lines, "model.merges")
+
+    @property
+    def _lefts(self) -> list[str]:
+        return self._sides[0]
+
+    @property
+    def _rights(self) -> list[str]:
+        return self._sides[1]
 
     @cached_property
     def _id_to_token(self) -> list[str | None]:
@@ -811,10 +844,12 @@ def rank_plan(tok: Tokenizer) -> RankPlan | None:
         known is not None
         and list(vocab.values()) == list(range(len(vocab)))
         and _text_sha256(vocab) == TIKTOKEN_VOCAB_SHA256[known]
-        and merges_sha256(tok._lefts, tok._rights) == RECOVERED_MERGES_SHA256[known]
+        and _merges_sha256(tok) == RECOVERED_MERGES_SHA256[known]
     ):
         return RankPlan(ranks, pattern, f"the merges recovered from {known}", proven=known)
-    if tok.ignore_merges and _all_splits_in_order(vocab, tok._lefts, tok._rights) is None:
+    lines = tok._merge_lines
+    sides = (lines, None) if lines is not None else (tok._lefts, tok._rights)
+    if tok.ignore_merges and _all_splits_in_order(vocab, *sides) is None:
         return RankPlan(ranks, pattern, "every split of every token, in id order")
     return None
 
