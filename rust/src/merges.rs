@@ -343,25 +343,41 @@ pub mod python {
         let keys = as_strs(&keys)?;
         let left_strings = strings(lefts)?;
         let right_strings = rights.map(strings).transpose()?;
-        let (mut lefts, mut rights) = (as_strs(&left_strings)?, Vec::new());
-        match &right_strings {
-            Some(r) => rights = as_strs(r)?,
-            None => {
-                for (i, line) in lefts.iter_mut().enumerate() {
-                    match line.split_once(' ') {
-                        Some((l, r)) if !l.is_empty() && !r.is_empty() && !r.contains(' ') => {
-                            *line = l;
-                            rights.push(r);
-                        }
-                        _ => return Ok(Some(format!("merge {i} is not a pair"))),
-                    }
-                }
-            }
-        }
+        let (lefts, rights) = match sides(&left_strings, right_strings.as_deref())? {
+            Ok(sides) => sides,
+            Err(problem) => return Ok(Some(problem)),
+        };
         Ok(vocab.py().detach(|| {
             let map: FxHashMap<&str, u32> = keys.iter().copied().zip(ids).collect();
             all_splits_problem(&map, &lefts, &rights)
         }))
+    }
+
+    /// The merges' sides: `lefts` and `rights`, or with `rights` `None` the `"left right"`
+    /// lines `lefts` split at their one space (`Err`: a line that is not a pair).
+    #[allow(clippy::type_complexity)]
+    pub fn sides<'a>(
+        lefts: &'a [Bound<'_, PyString>],
+        rights: Option<&'a [Bound<'_, PyString>]>,
+    ) -> PyResult<Result<(Vec<&'a str>, Vec<&'a str>), String>> {
+        let mut lefts = as_strs(lefts)?;
+        if let Some(r) = rights {
+            if r.len() != lefts.len() {
+                return Ok(Err("lefts and rights differ in length".into()));
+            }
+            return Ok(Ok((lefts, as_strs(r)?)));
+        }
+        let mut rights = Vec::with_capacity(lefts.len());
+        for (i, line) in lefts.iter_mut().enumerate() {
+            match line.split_once(' ') {
+                Some((l, r)) if !l.is_empty() && !r.is_empty() && !r.contains(' ') => {
+                    *line = l;
+                    rights.push(r);
+                }
+                _ => return Ok(Err(format!("merge {i} is not a pair"))),
+            }
+        }
+        Ok(Ok((lefts, rights)))
     }
 
     fn error(e: MergeEncodeError) -> PyErr {
@@ -390,7 +406,7 @@ pub mod python {
         fn new(
             vocab: &Bound<'_, PyDict>,
             lefts: &Bound<'_, PyList>,
-            rights: &Bound<'_, PyList>,
+            rights: Option<&Bound<'_, PyList>>,
             ignore_merges: bool,
             pattern: Option<&str>,
             gaps: bool,
@@ -400,11 +416,10 @@ pub mod python {
             let keys = as_strs(&keys)?;
             let max = values.iter().copied().max().unwrap_or(0);
             let ids: FxHashMap<&str, u32> = keys.iter().copied().zip(values).collect();
-            if lefts.len() != rights.len() {
-                return Err(PyValueError::new_err("lefts and rights differ in length"));
-            }
-            let (lefts, rights) = (strings(lefts)?, strings(rights)?);
-            let (lefts, rights) = (as_strs(&lefts)?, as_strs(&rights)?);
+            let left_strings = strings(lefts)?;
+            let right_strings = rights.map(strings).transpose()?;
+            let (lefts, rights) =
+                sides(&left_strings, right_strings.as_deref())?.map_err(PyValueError::new_err)?;
             let mut merges = FxHashMap::with_capacity_and_hasher(lefts.len(), Default::default());
             let mut joined = String::new();
             for (i, (&l, &r)) in lefts.iter().zip(&rights).enumerate() {

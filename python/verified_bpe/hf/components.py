@@ -11,7 +11,7 @@ it when the file is read.
 
 from __future__ import annotations
 
-import re  # re.escape: a literal for the regex module too, and faster
+import re  # literal alternations: the same matches as the regex module's, faster
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -400,9 +400,7 @@ class AddedTokenMatcher:
         }
         self.tokens.pop("", None)
         contents = sorted(self.tokens, key=lambda c: (-len(c), c))
-        self.pattern = (
-            regex.compile("|".join(map(re.escape, contents))) if contents else None
-        )
+        self.pattern = re.compile("|".join(map(re.escape, contents))) if contents else None
 
     def split(self, text: str) -> list[tuple[int, int, AddedToken | None]]:
         """``(start, end, token)`` segments covering ``text``; ``token`` is ``None`` for

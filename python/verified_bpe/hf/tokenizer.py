@@ -56,6 +56,7 @@ from .components import (
 )
 
 Span = tuple[int, int]
+Segment = tuple[int, int, AddedToken | None]
 
 #: SHA-256 of the merges recovered from a tiktoken rank table (``recover_merges``, one
 #: ``"left right"`` line per token of two or more bytes in rank order, spelled in the
@@ -424,7 +425,7 @@ class Tokenizer:
         return out
 
     # ------------------------------------------------------------------ encoding
-    def _segments(self, text: str) -> list[tuple[int, int, AddedToken | None]]:
+    def _segments(self, text: str) -> list[Segment]:
         """The text cut by the added tokens matched on the raw text."""
         return self._raw_matcher.split(text)
 
@@ -482,7 +483,7 @@ class Tokenizer:
         pair: str | None,
         is_pretokenized: bool,
         add_special_tokens: bool,
-        native_ids: Sequence[list[int]] | None,
+        native_ids: tuple[Sequence[list[int]], list[Segment]] | None,
         use_native: bool = True,
     ) -> Encoding:
         if pair is not None or is_pretokenized:
@@ -490,7 +491,7 @@ class Tokenizer:
         if not isinstance(sequence, str):
             raise InvalidArgumentError("sequence", f"must be a str, not {type(sequence).__name__}")
         sequence = _fix_surrogates(sequence)
-        segments = self._segments(sequence)
+        segments = self._segments(sequence) if native_ids is None else native_ids[1]
         ids: list[int] = []
         special: list[int] = []
         post = self._post
@@ -505,7 +506,7 @@ class Tokenizer:
                     plan.append(("", s, e))
                     continue
                 if native_ids is not None:
-                    part = native_ids[k]
+                    part = native_ids[0][k]
                     k += 1
                 else:
                     part = self._encode_native(sequence[s:e])
@@ -594,10 +595,13 @@ class Tokenizer:
         texts = [_fix_surrogates(t) if isinstance(t, str) else t for t in inputs]
         ordinary: list[str] = []
         counts: list[int] = []
+        cuts: list[list[Segment]] = []  # each text's segments, cut once
         for text in texts:
             if not isinstance(text, str):
                 raise InvalidArgumentError("inputs", f"must hold str, not {type(text).__name__}")
-            parts = [text[s:e] for s, e, added in self._segments(text) if added is None]
+            segments = self._segments(text)
+            cuts.append(segments)
+            parts = [text[s:e] for s, e, added in segments if added is None]
             ordinary.extend(parts)
             counts.append(len(parts))
         batch = self._merger.encode_ordinary_batch(ordinary, os.cpu_count() or 1)
@@ -605,8 +609,9 @@ class Tokenizer:
             return [self.encode(t, None, is_pretokenized, add_special_tokens) for t in inputs]
         out = []
         k = 0
-        for text, count in zip(texts, counts, strict=True):
-            out.append(self._encode(text, None, False, add_special_tokens, batch[k : k + count]))
+        for text, count, segments in zip(texts, counts, cuts, strict=True):
+            done = (batch[k : k + count], segments)
+            out.append(self._encode(text, None, False, add_special_tokens, done))
             k += count
         return out
 
@@ -751,10 +756,14 @@ class NativeMergeList:
     def __init__(self, tok: Tokenizer, pattern: str | None, gaps: bool) -> None:
         fancy = None if pattern is None else native.fancy_pattern(pattern)
         module = native.module()
-        args = (tok._vocab, tok._lefts, tok._rights, tok.ignore_merges)
+        lines = tok._merge_lines  # split natively (a line that is not a pair: split below)
+        sides = (lines, None) if lines is not None else (tok._lefts, tok._rights)
+        args = (tok._vocab, *sides, tok.ignore_merges)
         try:
             self._bpe = module.MergeListBpe(*args, fancy, gaps)
         except ValueError as exc:
+            if str(exc).endswith("is not a pair"):
+                tok._sides  # noqa: B018 - raises MalformedTokenizerJsonError naming the line
             if fancy is None or not str(exc).startswith("fancy-regex"):
                 raise MalformedTokenizerJsonError(str(exc)) from None
             fancy = None
