@@ -362,22 +362,24 @@ def read_added_tokens(spec: Any) -> list[AddedToken]:
     out = []
     keys = {"id", "content", "single_word", "lstrip", "rstrip", "normalized", "special"}
     for i, item in enumerate(spec):
-        where = f"added_tokens[{i}]"
         if not isinstance(item, dict):
-            raise MalformedTokenizerJsonError(f"{where} must be an object")
-        extra = set(item) - keys
-        if extra:
-            raise UnsupportedTokenizerJsonError(f"{where}.{sorted(extra)[0]}")
+            raise MalformedTokenizerJsonError(f"added_tokens[{i}] must be an object")
+        if not keys.issuperset(item):
+            extra = sorted(set(item) - keys)[0]
+            raise UnsupportedTokenizerJsonError(f"added_tokens[{i}].{extra}")
         token_id = item.get("id")
         content = item.get("content")
         if not isinstance(token_id, int) or token_id < 0 or not isinstance(content, str):
-            raise MalformedTokenizerJsonError(f"{where} needs an id >= 0 and a content string")
+            raise MalformedTokenizerJsonError(
+                f"added_tokens[{i}] needs an id >= 0 and a content string"
+            )
         if not content:
-            raise MalformedTokenizerJsonError(f"{where} has an empty content")
-        flags = {k: bool(item.get(k, d)) for k, d in
-                 (("single_word", False), ("lstrip", False), ("rstrip", False),
-                  ("normalized", not item.get("special", False)), ("special", False))}  # fmt: skip
-        out.append(AddedToken(token_id, content, **flags))
+            raise MalformedTokenizerJsonError(f"added_tokens[{i}] has an empty content")
+        get = item.get
+        special = bool(get("special", False))
+        out.append(AddedToken(token_id, content, bool(get("single_word", False)),
+                              bool(get("lstrip", False)), bool(get("rstrip", False)),
+                              bool(get("normalized", not special)), special))  # fmt: skip
     return out
 
 

@@ -168,9 +168,10 @@ def _merge_sides(merges: Any, where: str) -> tuple[list[str], list[str]]:
     if not isinstance(merges, list):
         raise MalformedTokenizerJsonError(f"{where} must be a list")
     if merges and set(map(type, merges)) == {list} and set(map(len, merges)) == {2}:
-        lefts, rights = (list(side) for side in zip(*merges, strict=True))
-        if set(map(type, lefts)) == set(map(type, rights)) == {str} and "" not in lefts + rights:
-            return lefts, rights
+        lefts, rights = [p[0] for p in merges], [p[1] for p in merges]
+        if set(map(type, lefts)) == set(map(type, rights)) == {str}:
+            if "" not in lefts and "" not in rights:
+                return lefts, rights
     if merges and set(map(type, merges)) == {str}:
         sides = " ".join(merges).split(" ")
         if len(sides) == 2 * len(merges) and "" not in sides:
