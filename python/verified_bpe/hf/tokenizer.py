@@ -169,9 +169,9 @@ def _merge_sides(merges: Any, where: str) -> tuple[list[str], list[str]]:
         raise MalformedTokenizerJsonError(f"{where} must be a list")
     if merges and set(map(type, merges)) == {list} and set(map(len, merges)) == {2}:
         lefts, rights = [p[0] for p in merges], [p[1] for p in merges]
-        if set(map(type, lefts)) == set(map(type, rights)) == {str}:
-            if "" not in lefts and "" not in rights:
-                return lefts, rights
+        strings = set(map(type, lefts)) == set(map(type, rights)) == {str}
+        if strings and "" not in lefts and "" not in rights:
+            return lefts, rights
     if merges and set(map(type, merges)) == {str}:
         sides = " ".join(merges).split(" ")
         if len(sides) == 2 * len(merges) and "" not in sides:
