@@ -271,6 +271,26 @@ COMPONENTS = {
         "normalizer": {"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Lowercase"}]}
     },
     "nfd": {"normalizer": {"type": "NFD"}},
+    "replace string": {
+        "normalizer": {"type": "Replace", "pattern": {"String": "th"}, "content": "Ⅻ"}
+    },
+    "replace regex": {
+        "normalizer": {
+            "type": "Sequence",
+            "normalizers": [
+                {"type": "Replace", "pattern": {"Regex": r"\s+"}, "content": " "},
+                {"type": "Replace", "pattern": {"String": "e"}, "content": ""},
+                {"type": "Replace", "pattern": {"Regex": "[0-9]"}, "content": "<d>"},
+            ],
+        }
+    },  # fmt: skip
+    "prepend": {"normalizer": {"type": "Prepend", "prepend": "Ġx"}},
+    "prepend + nfkc": {
+        "normalizer": {
+            "type": "Sequence",
+            "normalizers": [{"type": "NFKC"}, {"type": "Prepend", "prepend": "é"}],
+        }
+    },  # fmt: skip
     "digits": {
         "pre_tokenizer": {
             "type": "Sequence",
@@ -497,9 +517,7 @@ UNSUPPORTED = {
     "model.type=WordPiece": {"model": {"type": "WordPiece", "vocab": {}, "unk_token": "[UNK]"}},
     "model.type=Unigram": {"model": {"type": "Unigram", "vocab": []}},
     "model.dropout=0.1": "dropout",
-    "normalizer.type=Replace": {
-        "normalizer": {"type": "Replace", "pattern": {"String": "a"}, "content": "b"}
-    },
+    "normalizer.type=StripAccents": {"normalizer": {"type": "StripAccents"}},
     "normalizer.type=Precompiled": {
         "normalizer": {"type": "Precompiled", "precompiled_charsmap": ""}
     },

@@ -137,12 +137,59 @@ def _unicode_form(form: str) -> Normalizer:
     return normalize
 
 
+def _replace(pattern: regex.Pattern[str], content: str) -> Normalizer:
+    """``Replace``: every non-empty match (leftmost, not overlapping) becomes ``content``;
+    the new characters keep the span of the match's last character (as ``tokenizers``
+    aligns them)."""
+
+    def replace(piece: Piece) -> Piece:
+        text = piece.text
+        found = [m.span() for m in pattern.finditer(text) if m.end() > m.start()]
+        if not found:
+            return piece
+        spans_in = piece.char_spans()
+        parts: list[str] = []
+        spans: list[Span] = []
+        pos = 0
+        for s, e in found:
+            parts += [text[pos:s], content]
+            spans += spans_in[pos:s]
+            spans += [spans_in[e - 1]] * len(content)
+            pos = e
+        parts.append(text[pos:])
+        spans += spans_in[pos:]
+        return Piece("".join(parts), 0, spans)
+
+    return replace
+
+
+def _prepend(prefix: str) -> Normalizer:
+    """``Prepend``: ``prefix`` before a non-empty text, its characters with the span of the
+    first one."""
+
+    def prepend(piece: Piece) -> Piece:
+        if not piece.text:
+            return piece
+        spans = piece.char_spans()
+        return Piece(prefix + piece.text, 0, [spans[0]] * len(prefix) + spans)
+
+    return prepend
+
+
 def read_normalizer(spec: Any, where: str = "normalizer") -> Normalizer | None:
     """The normalizer of ``spec`` (``None``: no normalizer).  Implemented: ``NFC``, ``NFD``,
-    ``NFKC``, ``NFKD``, ``Lowercase`` and ``Sequence``."""
+    ``NFKC``, ``NFKD``, ``Lowercase``, ``Replace``, ``Prepend`` and ``Sequence``."""
     if spec is None:
         return None
     kind = _type(spec, where)
+    if kind == "Replace":
+        here = f"{where}.type={kind}"
+        _only(spec, here, {"pattern": Any, "content": Any})
+        return _replace(_pattern(spec.get("pattern"), here), _field(spec, "content", here, str))
+    if kind == "Prepend":
+        here = f"{where}.type={kind}"
+        _only(spec, here, {"prepend": Any})
+        return _prepend(_field(spec, "prepend", here, str))
     if kind in ("NFC", "NFD", "NFKC", "NFKD"):
         _only(spec, f"{where}.type={kind}", {})
         return _unicode_form(kind)
