@@ -5,7 +5,7 @@
 
 Usage (from the repository root, ``tokenizers`` installed: the test extra pins it)::
 
-    PYTHONPATH=python .venv/bin/python bench/bench_hf.py [--repeat 5] [--mb 2]
+    PYTHONPATH=python .venv/bin/python bench/bench_hf.py [--repeat 5] [--mb 2] [--file F.json]
 
 The texts: the Python standard library's sources (code) and its locales' messages (prose
 in many scripts), cut into documents of about 2 KB, ``--mb`` MB in all.  Both libraries get
@@ -49,14 +49,22 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--mb", type=float, default=2.0)
+    parser.add_argument(
+        "--file",
+        action="append",
+        default=[],
+        help="another tokenizer.json (repeatable; e.g. the GGUF conversions of docs/hf.md)",
+    )
+    parser.add_argument("--no-npm", action="store_true", help="only the --file files")
     args = parser.parse_args()
     docs = documents(args.mb)
     size = sum(len(d.encode("utf-8")) for d in docs) / 1e6
     print(f"tokenizers {tokenizers.__version__}, {os.cpu_count()} cores, {len(docs)} documents, "
           f"{size:.2f} MB")  # fmt: skip
     ok = True
-    for name in ("llama3", "gpt4o"):
-        path = str(hf_testdata.npm_tokenizer(name))
+    files = [] if args.no_npm else [str(hf_testdata.npm_tokenizer(n)) for n in ("llama3", "gpt4o")]
+    for path in files + args.file:
+        name = Path(path).stem if path in args.file else Path(path).parent.name
         Path(path).read_bytes()
         load_ours = best(lambda p=path: hf.Tokenizer.from_file(p), args.repeat)
         load_theirs = best(lambda p=path: tokenizers.Tokenizer.from_file(p), args.repeat)
@@ -70,7 +78,7 @@ def main() -> int:
         run_ours = best(lambda t=ours: t.encode_batch(docs), args.repeat)
         run_theirs = best(lambda t=theirs: t.encode_batch(docs), args.repeat)
         speed = run_theirs[0] / run_ours[0]
-        print(f"\n{name} (engine {ours.engine}); ids equal: {same}")
+        print(f"\n{name} (engine {ours.engine}, native {ours.native}); ids equal: {same}")
         print(f"  load, wall/CPU s: ours {load_ours[0]:.2f}/{load_ours[1]:.2f}, "
               f"tokenizers {load_theirs[0]:.2f}/{load_theirs[1]:.2f}")  # fmt: skip
         print(f"  encode_batch, MB/s (wall): ours {size / run_ours[0]:.1f}, "

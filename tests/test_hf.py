@@ -271,6 +271,26 @@ COMPONENTS = {
         "normalizer": {"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Lowercase"}]}
     },
     "nfd": {"normalizer": {"type": "NFD"}},
+    "replace string": {
+        "normalizer": {"type": "Replace", "pattern": {"String": "th"}, "content": "Ⅻ"}
+    },
+    "replace regex": {
+        "normalizer": {
+            "type": "Sequence",
+            "normalizers": [
+                {"type": "Replace", "pattern": {"Regex": r"\s+"}, "content": " "},
+                {"type": "Replace", "pattern": {"String": "e"}, "content": ""},
+                {"type": "Replace", "pattern": {"Regex": "[0-9]"}, "content": "<d>"},
+            ],
+        }
+    },  # fmt: skip
+    "prepend": {"normalizer": {"type": "Prepend", "prepend": "Ġx"}},
+    "prepend + nfkc": {
+        "normalizer": {
+            "type": "Sequence",
+            "normalizers": [{"type": "NFKC"}, {"type": "Prepend", "prepend": "é"}],
+        }
+    },  # fmt: skip
     "digits": {
         "pre_tokenizer": {
             "type": "Sequence",
@@ -386,6 +406,7 @@ SMALL_TEXTS = [
     " ",
     "\n\n  the\tthe",
     "héllo wörld 日本語 😀 the-end--now",
+    "the" * 20 + " " * 41 + "1" * 30 + "\n" * 3,  # pieces past the native scan (heap path)
 ]
 
 
@@ -410,13 +431,93 @@ def test_components_equal_tokenizers(case: str) -> None:
             assert ours.decode(e.ids, False) == theirs.decode(e.ids, False)
 
 
+def merge_list_json(merges: list[str], **model: object) -> str:
+    """``small_json`` with ``merges`` (a merge listed twice, merges that tie...)."""
+    spec = json.loads(small_json())
+    vocab = spec["model"]["vocab"]
+    for m in merges:
+        vocab.setdefault(m.replace(" ", ""), len(vocab))
+    spec["model"].update(merges=merges, **model)
+    return json.dumps(spec)
+
+
+MERGE_LISTS = {
+    # "Ġ t" listed first and last: tokenizers keeps the last index, so " th" is "Ġ th"
+    # (the first index would give "Ġt h")
+    "duplicates": ["Ġ t", "h e", "t h", "Ġt he", "a a", "aa a", "a aa", "aa aa", "Ġ t"],
+    # overlapping merges of one run: which wins depends on the index, not the length
+    "runs": ["a a", "aa a", "a aa", "aa aa", "aaaa a", "Ġ a", "Ġa a", "Ġ Ġ", "ĠĠ Ġ", "Ġ ĠĠ"],
+}
+
+
+@pytest.mark.parametrize("case", sorted(MERGE_LISTS))
+@pytest.mark.parametrize("ignore_merges", [False, True])
+def test_merge_list_engines_equal_tokenizers(
+    case: str, ignore_merges: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The native merge-list engine and merge-list BPE in Python both give ``tokenizers``'
+    ids, alone and in a batch, on short and long pieces."""
+    text_json = merge_list_json(MERGE_LISTS[case], ignore_merges=ignore_merges)
+    theirs = tokenizers.Tokenizer.from_str(text_json)
+    ours = [hf.Tokenizer.from_str(text_json)]
+    if native.available():
+        assert ours[0].engine == "merges" and ours[0].native
+        monkeypatch.setattr(hf.tokenizer, "native_merge_list", lambda tok: None)
+        ours.append(hf.Tokenizer.from_str(text_json))
+        assert not ours[1].native
+    rng = random.Random(7)
+    pool = ["a", "aa", " a", " ", "  ", "the", " the", "t", "h", "he", "\n", "1", "é"]
+    texts = ["".join(rng.choice(pool) for _ in range(rng.randint(1, 40))) for _ in range(60)]
+    texts += ["a" * n for n in range(1, 70)] + [" " * n + "a" * n for n in range(1, 40)]
+    if case == "duplicates":
+        assert theirs.encode(" th").tokens == ["Ġ", "th"]
+    expected = [e.ids for e in theirs.encode_batch(texts)]
+    for tok in ours:
+        assert [tok.encode(t).ids for t in texts] == expected
+        assert [e.ids for e in tok.encode_batch(texts)] == expected
+
+
+def test_all_splits_check() -> None:
+    """The check that sends a file to the rank engine (every split of every token, in id
+    order) accepts exactly such merge lists."""
+    if not native.available():
+        pytest.skip("native engine not built")
+    vocab = {"a": 0, "b": 1, "c": 2, "ab": 3, "bc": 4, "abc": 5}
+    check = hf.tokenizer._all_splits_in_order
+    good = ["a b", "b c", "a bc", "ab c"]
+    for merges, ok in [
+        (good, True),
+        (["a b", "b c", "ab c", "a bc"], True),  # one token's splits in either order
+        (good[:3], False),  # a split missing
+        (["b c", "a b", "a bc", "ab c"], False),  # ids decreasing
+        (["a b", "a b", "b c", "a bc", "ab c"], False),  # a merge twice
+        ([*good, "a b"], False),
+        (["a b", "b c", "a bc", "a bc"], False),
+    ]:
+        lefts, rights = [m.split()[0] for m in merges], [m.split()[1] for m in merges]
+        assert (check(vocab, lefts, rights) is None) == ok, merges
+        assert (check(vocab, merges, None) is None) == ok, merges  # as "left right" lines
+    for line in ("a  b", "a b ", " ab", "ab", "a b c"):  # not a pair: refused
+        assert check(vocab, [line, *good[1:]], None) is not None
+
+
+def test_merge_making_no_token_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A merge whose result is not in the vocabulary: ``tokenizers`` 0.23.3 panics at load,
+    ``verified_bpe.hf`` names the merge (native engine or not)."""
+    spec = json.loads(small_json())
+    del spec["model"]["vocab"]["Ġthe"]
+    with pytest.raises(MalformedTokenizerJsonError, match="merge 2 .* not in the vocabulary"):
+        hf.Tokenizer.from_str(json.dumps(spec))
+    monkeypatch.setattr(hf.tokenizer, "native_merge_list", lambda tok: None)
+    with pytest.raises(MalformedTokenizerJsonError, match="merge 2 .* not in the vocabulary"):
+        hf.Tokenizer.from_str(json.dumps(spec))
+
+
 UNSUPPORTED = {
     "model.type=WordPiece": {"model": {"type": "WordPiece", "vocab": {}, "unk_token": "[UNK]"}},
     "model.type=Unigram": {"model": {"type": "Unigram", "vocab": []}},
     "model.dropout=0.1": "dropout",
-    "normalizer.type=Replace": {
-        "normalizer": {"type": "Replace", "pattern": {"String": "a"}, "content": "b"}
-    },
+    "normalizer.type=StripAccents": {"normalizer": {"type": "StripAccents"}},
     "normalizer.type=Precompiled": {
         "normalizer": {"type": "Precompiled", "precompiled_charsmap": ""}
     },
@@ -496,6 +597,7 @@ def test_converted_gguf_files(name: str) -> None:
     ours = hf.Tokenizer.from_file(path)
     theirs = tokenizers.Tokenizer.from_file(str(path))
     texts = [t for t, _ in testdata.read_vectors(name)] + TEXTS + random_texts(200, 5)
+    encodable = []
     for text in texts:
         for special in (True, False):
             expected = theirs.encode(surrogate_free(text), add_special_tokens=special)
@@ -504,12 +606,17 @@ def test_converted_gguf_files(name: str) -> None:
             except UnencodableBytesError:  # a byte with no token: tokenizers loses text
                 assert theirs.decode(expected.ids) != surrogate_free(text)
                 continue
+            encodable += [text] if special else []
             assert (got.ids, got.tokens, got.offsets) == (
                 expected.ids,
                 expected.tokens,
                 expected.offsets,
             ), text
         assert ours.decode(expected.ids) == theirs.decode(expected.ids)
+    batch = [surrogate_free(t) for t in encodable]
+    assert [e.ids for e in ours.encode_batch(encodable)] == [
+        e.ids for e in theirs.encode_batch(batch)
+    ]
 
 
 def test_cli_tokenizer_json(tmp_path: Path) -> None:

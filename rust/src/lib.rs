@@ -8,6 +8,7 @@
 #![deny(unsafe_code)]
 
 pub mod engine;
+pub mod merges;
 pub mod ranks;
 pub mod unicode;
 

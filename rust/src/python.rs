@@ -675,58 +675,22 @@ fn class_ranges(name: &str) -> PyResult<Vec<(u32, u32)>> {
 }
 
 /// Why the merges `lefts[i] rights[i]` are not every split of every token of `vocab` into
-/// two tokens, listed in non-decreasing order of the id they make (`None` if they are):
-/// `verified_bpe.hf` then runs the file with rank BPE.
+/// two tokens, in id order (`None` if they are): [`crate::merges::all_splits_problem`].
+/// `rights` `None`: `lefts` are `"left right"` lines.
 #[pyfunction]
+#[pyo3(signature = (vocab, lefts, rights=None))]
 fn all_splits_problem(
-    py: Python<'_>,
-    vocab: FxHashMap<String, u32>,
-    lefts: Vec<String>,
-    rights: Vec<String>,
-) -> Option<String> {
-    py.detach(|| {
-        let mut previous = 0u32;
-        let mut distinct: rustc_hash::FxHashSet<u64> = Default::default();
-        let mut joined = String::new();
-        for (i, (left, right)) in lefts.iter().zip(&rights).enumerate() {
-            if !vocab.contains_key(left) || !vocab.contains_key(right) {
-                return Some(format!("merge {i} names a token not in the vocabulary"));
-            }
-            joined.clear();
-            joined.push_str(left);
-            joined.push_str(right);
-            let Some(&made) = vocab.get(&joined) else {
-                return Some(format!("merge {i} makes no token"));
-            };
-            if made < previous {
-                return Some(format!(
-                    "merge {i} makes a lower id than the merge before it"
-                ));
-            }
-            previous = made;
-            distinct.insert((u64::from(made) << 32) | left.len() as u64);
-        }
-        let splits: usize = vocab
-            .keys()
-            .map(|t| {
-                t.char_indices()
-                    .skip(1)
-                    .filter(|&(k, _)| vocab.contains_key(&t[..k]) && vocab.contains_key(&t[k..]))
-                    .count()
-            })
-            .sum();
-        (splits != distinct.len()).then(|| {
-            format!(
-                "{splits} splits of tokens into two tokens, {} distinct merges",
-                distinct.len()
-            )
-        })
-    })
+    vocab: &Bound<'_, PyDict>,
+    lefts: &Bound<'_, PyList>,
+    rights: Option<&Bound<'_, PyList>>,
+) -> PyResult<Option<String>> {
+    crate::merges::python::all_splits_problem_py(vocab, lefts, rights)
 }
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeBpe>()?;
+    m.add_class::<crate::merges::python::MergeListBpe>()?;
     m.add_function(wrap_pyfunction!(pre_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(next_chunk_len, m)?)?;
     m.add_function(wrap_pyfunction!(class_ranges, m)?)?;

@@ -11,6 +11,7 @@ it when the file is read.
 
 from __future__ import annotations
 
+import re  # literal alternations: the same matches as the regex module's, faster
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -136,12 +137,59 @@ def _unicode_form(form: str) -> Normalizer:
     return normalize
 
 
+def _replace(pattern: regex.Pattern[str], content: str) -> Normalizer:
+    """``Replace``: every non-empty match (leftmost, not overlapping) becomes ``content``;
+    the new characters keep the span of the match's last character (as ``tokenizers``
+    aligns them)."""
+
+    def replace(piece: Piece) -> Piece:
+        text = piece.text
+        found = [m.span() for m in pattern.finditer(text) if m.end() > m.start()]
+        if not found:
+            return piece
+        spans_in = piece.char_spans()
+        parts: list[str] = []
+        spans: list[Span] = []
+        pos = 0
+        for s, e in found:
+            parts += [text[pos:s], content]
+            spans += spans_in[pos:s]
+            spans += [spans_in[e - 1]] * len(content)
+            pos = e
+        parts.append(text[pos:])
+        spans += spans_in[pos:]
+        return Piece("".join(parts), 0, spans)
+
+    return replace
+
+
+def _prepend(prefix: str) -> Normalizer:
+    """``Prepend``: ``prefix`` before a non-empty text, its characters with the span of the
+    first one."""
+
+    def prepend(piece: Piece) -> Piece:
+        if not piece.text:
+            return piece
+        spans = piece.char_spans()
+        return Piece(prefix + piece.text, 0, [spans[0]] * len(prefix) + spans)
+
+    return prepend
+
+
 def read_normalizer(spec: Any, where: str = "normalizer") -> Normalizer | None:
     """The normalizer of ``spec`` (``None``: no normalizer).  Implemented: ``NFC``, ``NFD``,
-    ``NFKC``, ``NFKD``, ``Lowercase`` and ``Sequence``."""
+    ``NFKC``, ``NFKD``, ``Lowercase``, ``Replace``, ``Prepend`` and ``Sequence``."""
     if spec is None:
         return None
     kind = _type(spec, where)
+    if kind == "Replace":
+        here = f"{where}.type={kind}"
+        _only(spec, here, {"pattern": Any, "content": Any})
+        return _replace(_pattern(spec.get("pattern"), here), _field(spec, "content", here, str))
+    if kind == "Prepend":
+        here = f"{where}.type={kind}"
+        _only(spec, here, {"prepend": Any})
+        return _prepend(_field(spec, "prepend", here, str))
     if kind in ("NFC", "NFD", "NFKC", "NFKD"):
         _only(spec, f"{where}.type={kind}", {})
         return _unicode_form(kind)
@@ -361,22 +409,24 @@ def read_added_tokens(spec: Any) -> list[AddedToken]:
     out = []
     keys = {"id", "content", "single_word", "lstrip", "rstrip", "normalized", "special"}
     for i, item in enumerate(spec):
-        where = f"added_tokens[{i}]"
         if not isinstance(item, dict):
-            raise MalformedTokenizerJsonError(f"{where} must be an object")
-        extra = set(item) - keys
-        if extra:
-            raise UnsupportedTokenizerJsonError(f"{where}.{sorted(extra)[0]}")
+            raise MalformedTokenizerJsonError(f"added_tokens[{i}] must be an object")
+        if not keys.issuperset(item):
+            extra = sorted(set(item) - keys)[0]
+            raise UnsupportedTokenizerJsonError(f"added_tokens[{i}].{extra}")
         token_id = item.get("id")
         content = item.get("content")
         if not isinstance(token_id, int) or token_id < 0 or not isinstance(content, str):
-            raise MalformedTokenizerJsonError(f"{where} needs an id >= 0 and a content string")
+            raise MalformedTokenizerJsonError(
+                f"added_tokens[{i}] needs an id >= 0 and a content string"
+            )
         if not content:
-            raise MalformedTokenizerJsonError(f"{where} has an empty content")
-        flags = {k: bool(item.get(k, d)) for k, d in
-                 (("single_word", False), ("lstrip", False), ("rstrip", False),
-                  ("normalized", not item.get("special", False)), ("special", False))}  # fmt: skip
-        out.append(AddedToken(token_id, content, **flags))
+            raise MalformedTokenizerJsonError(f"added_tokens[{i}] has an empty content")
+        get = item.get
+        special = bool(get("special", False))
+        out.append(AddedToken(token_id, content, bool(get("single_word", False)),
+                              bool(get("lstrip", False)), bool(get("rstrip", False)),
+                              bool(get("normalized", not special)), special))  # fmt: skip
     return out
 
 
@@ -399,9 +449,7 @@ class AddedTokenMatcher:
         }
         self.tokens.pop("", None)
         contents = sorted(self.tokens, key=lambda c: (-len(c), c))
-        self.pattern = (
-            regex.compile("|".join(regex.escape(c) for c in contents)) if contents else None
-        )
+        self.pattern = re.compile("|".join(map(re.escape, contents))) if contents else None
 
     def split(self, text: str) -> list[tuple[int, int, AddedToken | None]]:
         """``(start, end, token)`` segments covering ``text``; ``token`` is ``None`` for

@@ -13,8 +13,10 @@ Two engines run the BPE model, chosen when the file is loaded (:func:`rank_plan`
   every split of every token in id order with ``ignore_merges`` (transformers' conversion
   of tiktoken ranks, Llama 3), or whose vocabulary and merges are those recovered from
   ``cl100k_base``/``o200k_base`` (the GPT-4o conversion);
-* **merges**: merge-list BPE (:func:`~verified_bpe.engine.merge_list.merge_parts`: lowest
-  merge index first, leftmost on ties), for every other file.
+* **merges**: merge-list BPE (lowest merge index first, leftmost on ties), for every other
+  file: natively (:class:`NativeMergeList`, ``rust/src/merges.rs``; the file's split by
+  ``fancy-regex`` and batches without the GIL when the pre-tokenizer is one ``Split``),
+  else :func:`~verified_bpe.engine.merge_list.merge_parts` in Python.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from .components import (
 )
 
 Span = tuple[int, int]
+Segment = tuple[int, int, AddedToken | None]
 
 #: SHA-256 of the merges recovered from a tiktoken rank table (``recover_merges``, one
 #: ``"left right"`` line per token of two or more bytes in rank order, spelled in the
@@ -164,6 +167,11 @@ def _merge_sides(merges: Any, where: str) -> tuple[list[str], list[str]]:
     their concatenation) or two-element lists."""
     if not isinstance(merges, list):
         raise MalformedTokenizerJsonError(f"{where} must be a list")
+    if merges and set(map(type, merges)) == {list} and set(map(len, merges)) == {2}:
+        lefts, rights = [p[0] for p in merges], [p[1] for p in merges]
+        strings = set(map(type, lefts)) == set(map(type, rights)) == {str}
+        if strings and "" not in lefts and "" not in rights:
+            return lefts, rights
     if merges and set(map(type, merges)) == {str}:
         sides = " ".join(merges).split(" ")
         if len(sides) == 2 * len(merges) and "" not in sides:
@@ -188,11 +196,28 @@ def merges_sha256(lefts: Sequence[str], rights: Sequence[str]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def _merges_sha256(tok: Tokenizer) -> str:
+    """:func:`merges_sha256` of a file's merges (its lines joined, when it has lines: the
+    same text when every line is a pair, and a line that is not cannot match a pinned
+    hash)."""
+    if tok._merge_lines is not None:
+        return hashlib.sha256("\n".join(tok._merge_lines).encode("utf-8")).hexdigest()
+    return merges_sha256(tok._lefts, tok._rights)
+
+
 def _check_merges(vocab: Mapping[str, int], lefts: Sequence[str], rights: Sequence[str]) -> None:
-    """Both sides of every merge must be tokens (``tokenizers`` refuses the file too)."""
+    """Both sides of every merge and the token it makes must be tokens (``tokenizers``
+    refuses the file too: an error for a side, a panic for the result)."""
     known = vocab.__contains__
     if all(map(known, lefts)) and all(map(known, rights)):
-        return
+        if all(map(known, map(str.__add__, lefts, rights))):
+            return
+        pairs = enumerate(zip(lefts, rights, strict=True))
+        index = next(i for i, (a, b) in pairs if a + b not in vocab)
+        raise MalformedTokenizerJsonError(
+            f"merge {index} ({lefts[index]!r}, {rights[index]!r}) makes a token not in the "
+            "vocabulary"
+        )
     pairs = enumerate(zip(lefts, rights, strict=True))
     index = next(i for i, (a, b) in pairs if a not in vocab or b not in vocab)
     raise MalformedTokenizerJsonError(
@@ -206,13 +231,14 @@ def _text_sha256(vocab: Mapping[str, int]) -> str:
 
 
 def _all_splits_in_order(
-    vocab: Mapping[str, int], lefts: Sequence[str], rights: Sequence[str]
+    vocab: Mapping[str, int], lefts: Sequence[str], rights: Sequence[str] | None
 ) -> str | None:
     """``None`` if the merges are every split of every token into two tokens, listed in
     non-decreasing order of the id of the token they make; else the first problem (the
     native engine checks, without the GIL).  Then merge-list BPE and rank BPE see the same
     mergeable pairs in the same order (they could differ only on two overlapping splits of
-    one token: tested, not proven)."""
+    one token: tested, not proven).  ``rights`` ``None``: ``lefts`` are ``"left right"``
+    lines (a line that is not two non-empty sides around one space is a problem)."""
     try:
         problem = native.module().all_splits_problem(vocab, lefts, rights)
     except (OverflowError, TypeError) as exc:  # an id beyond 32 bits
@@ -284,8 +310,14 @@ class Tokenizer:
         ):
             raise MalformedTokenizerJsonError("model.vocab must map strings to ids >= 0")
         self._vocab: dict[str, int] = vocab
-        lefts, rights = _merge_sides(model.get("merges", []), "model.merges")
-        self._lefts, self._rights = lefts, rights
+        merges = model.get("merges", [])
+        #: the merges as ``"left right"`` lines, split only when needed (the rank engine's
+        #: checks read the lines natively); else split and checked now
+        self._merge_lines: list[str] | None = None
+        if isinstance(merges, list) and merges and set(map(type, merges)) == {str}:
+            self._merge_lines = merges
+        else:
+            self._sides = _merge_sides(merges, "model.merges")
         self._normalizer = read_normalizer(spec.get("normalizer"))
         self._pre = read_pre_tokenizer(spec.get("pre_tokenizer"))
         if not self._pre.byte_level:
@@ -303,14 +335,29 @@ class Tokenizer:
             None if normalize is None else (lambda content: normalize(Piece(content)).text),
         )
         self._plan = rank_plan(self)
-        if self._plan is None:
-            _check_merges(vocab, lefts, rights)
-        self._merger = (
-            None
-            if self._plan is None
-            else native.NativeMerger(self._plan.ranks, self._plan.pattern)
-        )
+        self._merger: native.NativeMerger | NativeMergeList | None
+        if self._plan is not None:
+            self._merger = native.NativeMerger(self._plan.ranks, self._plan.pattern)
+        else:
+            self._merger = native_merge_list(self)  # checks the merges as _check_merges
+            if self._merger is None:
+                _check_merges(vocab, self._lefts, self._rights)
         self._cache: dict[str, tuple[int, ...]] = {}
+
+    @cached_property
+    def _sides(self) -> tuple[list[str], list[str]]:
+        """The merges' left and right sides (``MalformedTokenizerJsonError`` for a line that
+        is not a pair: read while loading unless the rank engine took the file, whose check
+        refuses such lines)."""
+        return _merge_sides(self._merge_lines, "model.merges")
+
+    @property
+    def _lefts(self) -> list[str]:
+        return self._sides[0]
+
+    @property
+    def _rights(self) -> list[str]:
+        return self._sides[1]
 
     @cached_property
     def _id_to_token(self) -> list[str | None]:
@@ -328,8 +375,9 @@ class Tokenizer:
 
     @cached_property
     def _merge_ranks(self) -> dict[tuple[str, str], int]:
-        pairs = list(zip(self._lefts, self._rights, strict=True))
-        return dict(zip(reversed(pairs), range(len(pairs) - 1, -1, -1), strict=True))
+        """(left, right) -> merge index; a merge listed twice has its last index (as in
+        ``tokenizers``, whose map keeps the last entry)."""
+        return {pair: i for i, pair in enumerate(zip(self._lefts, self._rights, strict=True))}
 
     @cached_property
     def _byte_lengths(self) -> list[int]:
@@ -352,8 +400,11 @@ class Tokenizer:
         spelled = piece.encode("utf-8").decode("latin-1").translate(_spelling_table())
         vocab = self._vocab
         whole = vocab.get(spelled) if self.ignore_merges else None
+        merger = self._merger
         if whole is not None:
             out: tuple[int, ...] = (whole,)
+        elif isinstance(merger, NativeMergeList) and (native_ids := merger.bpe(piece)) is not None:
+            out = tuple(native_ids)
         else:
             ranks = self._merge_ranks
             parts = merge_parts(list(spelled), lambda a, b: ranks.get((a, b)))
@@ -375,7 +426,7 @@ class Tokenizer:
         return out
 
     # ------------------------------------------------------------------ encoding
-    def _segments(self, text: str) -> list[tuple[int, int, AddedToken | None]]:
+    def _segments(self, text: str) -> list[Segment]:
         """The text cut by the added tokens matched on the raw text."""
         return self._raw_matcher.split(text)
 
@@ -402,8 +453,15 @@ class Tokenizer:
         return ids, tokens, offsets
 
     def _native_ok(self) -> bool:
+        """Whether the native engine encodes whole segments (offsets from the tokens' bytes:
+        the split must not change the text; a merge list split in Python, which may add a
+        prefix space, runs piece by piece in :meth:`_bpe` instead)."""
+        merger = self._merger
         return (
-            self._merger is not None and self._normalizer is None and not self._norm_matcher.tokens
+            merger is not None
+            and (merger.splits or isinstance(merger, native.NativeMerger))
+            and self._normalizer is None
+            and not self._norm_matcher.tokens
         )
 
     def encode(
@@ -415,7 +473,10 @@ class Tokenizer:
     ) -> Encoding:
         """The encoding of ``sequence`` (``pair`` and ``is_pretokenized`` are not
         implemented: :class:`~verified_bpe.errors.InvalidArgumentError`)."""
-        return self._encode(sequence, pair, is_pretokenized, add_special_tokens, None)
+        try:
+            return self._encode(sequence, pair, is_pretokenized, add_special_tokens, None)
+        except _MissingByte:  # the Python path names the piece and the byte
+            return self._encode(sequence, pair, is_pretokenized, add_special_tokens, None, False)
 
     def _encode(
         self,
@@ -423,20 +484,21 @@ class Tokenizer:
         pair: str | None,
         is_pretokenized: bool,
         add_special_tokens: bool,
-        native_ids: Sequence[list[int]] | None,
+        native_ids: tuple[Sequence[list[int]], list[Segment]] | None,
+        use_native: bool = True,
     ) -> Encoding:
         if pair is not None or is_pretokenized:
             raise InvalidArgumentError("pair", "pairs and pre-tokenized input are not implemented")
         if not isinstance(sequence, str):
             raise InvalidArgumentError("sequence", f"must be a str, not {type(sequence).__name__}")
         sequence = _fix_surrogates(sequence)
-        segments = self._segments(sequence)
+        segments = self._segments(sequence) if native_ids is None else native_ids[1]
         ids: list[int] = []
         special: list[int] = []
         post = self._post
         if add_special_tokens:
             ids.extend(i for i, _ in post.prefix)
-        if self._native_ok() and self._merger is not None:
+        if use_native and self._native_ok() and self._merger is not None:
             plan: list[tuple[str, int, int]] = []  # (kind/text, original start, token count)
             k = 0
             for s, e, added in segments:
@@ -445,7 +507,7 @@ class Tokenizer:
                     plan.append(("", s, e))
                     continue
                 if native_ids is not None:
-                    part = native_ids[k]
+                    part = native_ids[0][k]
                     k += 1
                 else:
                     part = self._encode_native(sequence[s:e])
@@ -534,10 +596,13 @@ class Tokenizer:
         texts = [_fix_surrogates(t) if isinstance(t, str) else t for t in inputs]
         ordinary: list[str] = []
         counts: list[int] = []
+        cuts: list[list[Segment]] = []  # each text's segments, cut once
         for text in texts:
             if not isinstance(text, str):
                 raise InvalidArgumentError("inputs", f"must hold str, not {type(text).__name__}")
-            parts = [text[s:e] for s, e, added in self._segments(text) if added is None]
+            segments = self._segments(text)
+            cuts.append(segments)
+            parts = [text[s:e] for s, e, added in segments if added is None]
             ordinary.extend(parts)
             counts.append(len(parts))
         batch = self._merger.encode_ordinary_batch(ordinary, os.cpu_count() or 1)
@@ -545,8 +610,9 @@ class Tokenizer:
             return [self.encode(t, None, is_pretokenized, add_special_tokens) for t in inputs]
         out = []
         k = 0
-        for text, count in zip(texts, counts, strict=True):
-            out.append(self._encode(text, None, False, add_special_tokens, batch[k : k + count]))
+        for text, count, segments in zip(texts, counts, cuts, strict=True):
+            done = (batch[k : k + count], segments)
+            out.append(self._encode(text, None, False, add_special_tokens, done))
             k += count
         return out
 
@@ -604,9 +670,15 @@ class Tokenizer:
 
     @property
     def engine(self) -> str:
-        """``"ranks"`` (the native rank engine) or ``"merges"`` (merge-list BPE in Python;
-        also every file when the native engine was not built)."""
-        return "merges" if self._merger is None else "ranks"
+        """``"ranks"`` (the native rank engine) or ``"merges"`` (merge-list BPE: native when
+        the engine is built, see :attr:`native`)."""
+        return "ranks" if isinstance(self._merger, native.NativeMerger) else "merges"
+
+    @property
+    def native(self) -> bool:
+        """Whether the native engine runs the BPE model (both engines; the merge-list one
+        splits natively too when its pattern is accepted by ``fancy-regex``)."""
+        return self._merger is not None
 
     @property
     def proven(self) -> str | None:
@@ -659,6 +731,99 @@ def _token_spans(piece: Piece, byte_lengths: Sequence[int]) -> list[Span]:
     return out
 
 
+def _without_ids(vocab: Mapping[str, int], added: Sequence[AddedToken]) -> dict[str, int]:
+    """``vocab`` without the entries whose id is an added token's (a copy, then the added
+    tokens' own entries deleted; an entry of another text with such an id: filtered)."""
+    ids = {t.id for t in added}
+    out = dict(vocab)
+    for token in added:
+        if out.get(token.content) == token.id:
+            del out[token.content]
+    if ids.isdisjoint(out.values()):
+        return out
+    return {t: i for t, i in out.items() if i not in ids}
+
+
+class _MissingByte(Exception):
+    """A piece holds a byte with no token: the Python path raises the error."""
+
+
+class NativeMergeList:
+    """Merge-list BPE in the native engine (``rust/src/merges.rs``), with the interface of
+    :class:`~verified_bpe.engine.native.NativeMerger`: the file's pattern split by
+    ``fancy-regex`` when :func:`~verified_bpe.engine.native.fancy_pattern` accepts it
+    (:attr:`splits`), else pieces split in Python."""
+
+    def __init__(self, tok: Tokenizer, pattern: str | None, gaps: bool) -> None:
+        fancy = None if pattern is None else native.fancy_pattern(pattern)
+        module = native.module()
+        lines = tok._merge_lines  # split natively (a line that is not a pair: split below)
+        sides = (lines, None) if lines is not None else (tok._lefts, tok._rights)
+        args = (tok._vocab, *sides, tok.ignore_merges)
+        try:
+            self._bpe = module.MergeListBpe(*args, fancy, gaps)
+        except ValueError as exc:
+            if str(exc).endswith("is not a pair"):
+                tok._sides  # noqa: B018 - raises MalformedTokenizerJsonError naming the line
+            if fancy is None or not str(exc).startswith("fancy-regex"):
+                raise MalformedTokenizerJsonError(str(exc)) from None
+            fancy = None
+            self._bpe = module.MergeListBpe(*args, None, gaps)
+        self.splits = fancy is not None
+
+    def encode_ordinary(self, text: str) -> list[int] | None:
+        """The ids of ``text`` split by the pattern; ``None`` if fancy-regex gave up."""
+        try:
+            return self._bpe.encode_ordinary(text)  # type: ignore[no-any-return]
+        except KeyError:
+            raise _MissingByte from None
+        except RuntimeError:
+            return None
+
+    def encode_ordinary_batch(
+        self, texts: Sequence[str], num_threads: int
+    ) -> list[list[int]] | None:
+        """:meth:`encode_ordinary` of each text on ``num_threads`` threads without the GIL
+        (``None``: a byte without a token or fancy-regex gave up; the caller encodes each
+        text alone)."""
+        try:
+            return self._bpe.encode_ordinary_batch(list(texts), num_threads)  # type: ignore[no-any-return]
+        except (KeyError, RuntimeError):
+            return None
+
+    def encode_pieces(self, pieces: list[str]) -> list[int]:
+        """The ids of pieces split in Python."""
+        try:
+            return self._bpe.encode_pieces(pieces)  # type: ignore[no-any-return]
+        except KeyError:
+            raise _MissingByte from None
+
+    def bpe(self, piece: str) -> list[int] | None:
+        """The ids of one piece (``None``: a byte without a token)."""
+        try:
+            return self._bpe.bpe(piece.encode("utf-8"))  # type: ignore[no-any-return]
+        except KeyError:
+            return None
+
+
+def native_merge_list(tok: Tokenizer) -> NativeMergeList | None:
+    """The native merge-list engine for a file that :func:`rank_plan` leaves to merge-list
+    BPE (``None`` when the native engine is not built).  The split runs natively when the
+    pre-tokenizer is one ``Split`` whose pieces are the matches and the text between them
+    (``Isolated``) or the matches alone (``Removed`` with ``invert``), then ``ByteLevel``
+    without its prefix space."""
+    if not native.available():
+        return None
+    steps = tok._pre.steps
+    pattern, gaps = None, True
+    if len(steps) == 1 and isinstance(steps[0], SplitStep) and steps[0].find_iter:
+        pattern, gaps = steps[0].pattern, steps[0].behaviour == "Isolated"
+    try:
+        return NativeMergeList(tok, pattern, gaps)
+    except (OverflowError, TypeError):  # an id beyond 32 bits: merge-list BPE in Python
+        return None
+
+
 def rank_plan(tok: Tokenizer) -> RankPlan | None:
     """The native engine's plan for a loaded file, or ``None`` (merge-list BPE in Python).
 
@@ -670,12 +835,13 @@ def rank_plan(tok: Tokenizer) -> RankPlan | None:
     if tok._normalizer is not None or len(steps) != 1 or not isinstance(steps[0], SplitStep):
         return None
     step = steps[0]
-    if not step.find_iter:
+    known = {CL100K_PATTERN: "cl100k_base", O200K_PATTERN: "o200k_base"}.get(step.pattern)
+    if not step.find_iter or (known is None and not tok.ignore_merges):
         return None
     vocab = tok._vocab
     if any(t.content in vocab for t in tok._added):
         # added tokens are matched before the model: they are not ranks
-        vocab = {t: i for t, i in vocab.items() if i not in tok._added_by_id}
+        vocab = _without_ids(vocab, tok._added)
     texts = list(vocab)
     spelled = _bulk_text_bytes(texts)
     if None in spelled or not native.available():
@@ -684,17 +850,26 @@ def rank_plan(tok: Tokenizer) -> RankPlan | None:
     if len(ranks) != len(texts) or any(bytes([b]) not in ranks for b in range(256)):
         return None
     pattern = step.pattern
-    known = {CL100K_PATTERN: "cl100k_base", O200K_PATTERN: "o200k_base"}.get(pattern)
     if (
         known is not None
         and list(vocab.values()) == list(range(len(vocab)))
         and _text_sha256(vocab) == TIKTOKEN_VOCAB_SHA256[known]
-        and merges_sha256(tok._lefts, tok._rights) == RECOVERED_MERGES_SHA256[known]
+        and _merges_sha256(tok) == RECOVERED_MERGES_SHA256[known]
     ):
         return RankPlan(ranks, pattern, f"the merges recovered from {known}", proven=known)
-    if tok.ignore_merges and _all_splits_in_order(vocab, tok._lefts, tok._rights) is None:
+    lines = tok._merge_lines
+    sides = (lines, None) if lines is not None else (tok._lefts, tok._rights)
+    if tok.ignore_merges and _all_splits_in_order(vocab, *sides) is None:
         return RankPlan(ranks, pattern, "every split of every token, in id order")
     return None
 
 
-__all__ = ["Encoding", "RankPlan", "Tokenizer", "merges_sha256", "rank_plan"]
+__all__ = [
+    "Encoding",
+    "NativeMergeList",
+    "RankPlan",
+    "Tokenizer",
+    "merges_sha256",
+    "native_merge_list",
+    "rank_plan",
+]
