@@ -5,7 +5,7 @@ use crate::ranks::{
     bpe_ranks, bpe_run, long_run, satisfies_c, satisfies_c_cached, table_key, MissingRank, RankMap,
     TableKey, LONG_RUN,
 };
-use crate::unicode::{cl100k, o200k, r50k};
+use crate::unicode::{ascii, cl100k, o200k, r50k};
 use rustc_hash::FxHashMap;
 
 /// The pre-tokenizers the engine runs natively (Lean `Bpe.Unicode.Cl100k`, `Bpe.Unicode.O200k`,
@@ -28,8 +28,18 @@ impl PreTokenizer {
         }
     }
 
-    /// Each chunk of `data`, as a byte range, to `emit`.
+    /// Each chunk of `data`, as a byte range, to `emit` (cl100k_base and o200k_base: by the
+    /// ASCII fast path of [`ascii`], which hands over to the mirror where it is undecided).
     pub fn split(self, data: &[u8], emit: impl FnMut(std::ops::Range<usize>)) {
+        match self {
+            Self::Cl100k => ascii::pre_tokenize_cl100k_fast(data, emit),
+            Self::O200k => ascii::pre_tokenize_o200k_fast(data, emit),
+            Self::R50k => r50k::pre_tokenize_r50k(data, emit),
+        }
+    }
+
+    /// Each chunk of `data` by the mirror of the Lean machine alone (no fast path).
+    pub fn split_mirror(self, data: &[u8], emit: impl FnMut(std::ops::Range<usize>)) {
         match self {
             Self::Cl100k => cl100k::pre_tokenize_cl100k(data, emit),
             Self::O200k => o200k::pre_tokenize_o200k(data, emit),
