@@ -199,11 +199,13 @@ impl Engine {
 }
 
 /// A memo of piece -> ids for one call (the fast engine's `PieceCache`, per call so that
-/// threads share nothing): a piece that is one token is looked up directly; the ids of a
-/// longer piece of at most [`PieceMemo::MAX_PIECE`] bytes are merged once per call and
-/// copied afterwards.  Bounded: cleared at [`PieceMemo::LIMIT`] entries.
+/// threads share nothing): a piece of at most [`ShortMemo::MAX_LEN`] bytes goes to the
+/// [`ShortMemo`]; a longer one that is one token is looked up directly; the ids of a longer
+/// piece of at most [`PieceMemo::MAX_PIECE`] bytes are merged once per call and copied
+/// afterwards.  Bounded: cleared at [`PieceMemo::LIMIT`] entries.
 #[derive(Default)]
 struct PieceMemo<'a> {
+    short: ShortMemo,
     spans: FxHashMap<&'a [u8], (u32, u32)>,
     ids: Vec<u32>,
 }
@@ -218,6 +220,9 @@ impl<'a> PieceMemo<'a> {
         piece: &'a [u8],
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank> {
+        if piece.len() <= ShortMemo::MAX_LEN {
+            return self.short.encode(engine, piece, out);
+        }
         let ranks = &engine.ranks;
         if let Some(&token) = ranks.get(piece) {
             out.push(token);
@@ -240,5 +245,127 @@ impl<'a> PieceMemo<'a> {
         self.ids.extend_from_slice(&out[first..]);
         self.spans.insert(piece, (start, self.ids.len() as u32));
         Ok(())
+    }
+}
+
+/// One entry of a [`ShortMemo`]: the piece's bytes packed little-endian into `lo` and `hi`
+/// (zero-padded), `meta` = its length (0: an empty slot) plus 256 times its number of ids,
+/// `val` its id if it has one, else where its ids start in [`ShortMemo::ids`].
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    lo: u64,
+    hi: u64,
+    meta: u32,
+    val: u32,
+}
+
+/// The ids of pieces of at most [`ShortMemo::MAX_LEN`] bytes, memoised for one call, in an
+/// open-addressing table that keeps each piece inline (two words and its length: one probe
+/// compares them, no pointer to follow), so a repeated piece does not touch the rank table.
+/// A miss is merged by [`bpe_ranks`] (which looks the whole piece up first, as tiktoken
+/// does), so the ids are [`bpe_ranks`]' in every case.  The table starts at
+/// [`ShortMemo::MIN_SLOTS`] slots, doubles at half load up to [`ShortMemo::MAX_SLOTS`], and
+/// is emptied when that is half full.
+#[derive(Default)]
+struct ShortMemo {
+    slots: Vec<Slot>,
+    used: usize,
+    ids: Vec<u32>,
+}
+
+impl ShortMemo {
+    const MAX_LEN: usize = 16;
+    const MIN_SLOTS: usize = 1 << 8;
+    const MAX_SLOTS: usize = 1 << 16;
+
+    /// The piece's bytes as two little-endian words, zero-padded.
+    #[inline(always)]
+    fn key(piece: &[u8]) -> (u64, u64) {
+        let mut buf = [0u8; 16];
+        buf[..piece.len()].copy_from_slice(piece);
+        let (lo, hi) = buf.split_at(8);
+        (
+            u64::from_le_bytes(lo.try_into().expect("8 bytes")),
+            u64::from_le_bytes(hi.try_into().expect("8 bytes")),
+        )
+    }
+
+    #[inline(always)]
+    fn slot_of(lo: u64, hi: u64, len: usize, mask: usize) -> usize {
+        let h = (lo ^ hi.rotate_left(32) ^ len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h ^ (h >> 29) ^ (h >> 47)) as usize & mask
+    }
+
+    fn encode(
+        &mut self,
+        engine: &Engine,
+        piece: &[u8],
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank> {
+        if self.slots.is_empty() {
+            self.slots = vec![Slot::default(); Self::MIN_SLOTS];
+        }
+        let (lo, hi) = Self::key(piece);
+        let len = piece.len();
+        let mask = self.slots.len() - 1;
+        let mut k = Self::slot_of(lo, hi, len, mask);
+        loop {
+            let slot = self.slots[k];
+            if slot.meta == 0 {
+                break;
+            }
+            if slot.lo == lo && slot.hi == hi && slot.meta as usize & 0xFF == len {
+                let count = (slot.meta >> 8) as usize;
+                if count == 1 {
+                    out.push(slot.val);
+                } else {
+                    let start = slot.val as usize;
+                    out.extend_from_slice(&self.ids[start..start + count]);
+                }
+                return Ok(());
+            }
+            k = (k + 1) & mask;
+        }
+        let first = out.len();
+        bpe_ranks(&engine.ranks, piece, out)?;
+        let count = out.len() - first;
+        let val = if count == 1 {
+            out[first]
+        } else {
+            let start = self.ids.len() as u32;
+            self.ids.extend_from_slice(&out[first..]);
+            start
+        };
+        self.slots[k] = Slot {
+            lo,
+            hi,
+            meta: len as u32 | (count as u32) << 8,
+            val,
+        };
+        self.used += 1;
+        if 2 * self.used > self.slots.len() {
+            self.grow();
+        }
+        Ok(())
+    }
+
+    /// Twice the slots, the entries moved over; at [`ShortMemo::MAX_SLOTS`], empty instead.
+    fn grow(&mut self) {
+        if self.slots.len() >= Self::MAX_SLOTS {
+            self.slots.fill(Slot::default());
+            self.ids.clear();
+            self.used = 0;
+            return;
+        }
+        let bigger = vec![Slot::default(); 2 * self.slots.len()];
+        let old = std::mem::replace(&mut self.slots, bigger);
+        let mask = self.slots.len() - 1;
+        for slot in old.into_iter().filter(|s| s.meta != 0) {
+            let mut k = Self::slot_of(slot.lo, slot.hi, slot.meta as usize & 0xFF, mask);
+            while self.slots[k].meta != 0 {
+                k = (k + 1) & mask;
+            }
+            self.slots[k] = slot;
+        }
     }
 }
