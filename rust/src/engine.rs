@@ -2,8 +2,8 @@
 //! pre-tokenizer; text is cut into blocks, each block pre-tokenized and every chunk merged.
 
 use crate::ranks::{
-    bpe_ranks, bpe_run, long_run, satisfies_c, satisfies_c_cached, table_key, MissingRank, RankMap,
-    TableKey, LONG_RUN,
+    bpe_ranks_with, bpe_run, long_run, pair_table, satisfies_c, satisfies_c_cached, table_key,
+    MissingRank, RankMap, TableKey, LONG_RUN,
 };
 use crate::unicode::{ascii, cl100k, o200k, r50k};
 use rustc_hash::FxHashMap;
@@ -92,6 +92,8 @@ pub struct Engine {
     /// [`TableKey`] (set by [`Engine::new`]; without one the check is not cached).
     pub runs: std::sync::OnceLock<bool>,
     pub key: Option<TableKey>,
+    /// The [`pair_table`] of `ranks` (`&[]` works too, slower).
+    pub pairs: Vec<u32>,
 }
 
 /// Why [`Engine::encode_ordinary_regex`] gave no ids.
@@ -111,7 +113,9 @@ impl Engine {
         regex: Option<fancy_regex::Regex>,
     ) -> Self {
         let key = Some(table_key(&ranks));
+        let pairs = pair_table(&ranks);
         Self {
+            pairs,
             ranks,
             pre_tokenizer,
             regex,
@@ -128,7 +132,7 @@ impl Engine {
     }
 
     /// The ids of one piece, appended to `out`: [`bpe_run`] for a long run of one byte when
-    /// the table satisfies condition C, else [`bpe_ranks`].
+    /// the table satisfies condition C, else [`crate::ranks::bpe_ranks`].
     pub fn merge(&self, piece: &[u8], out: &mut Vec<u32>) -> Result<(), MissingRank> {
         if piece.len() >= LONG_RUN
             && long_run(piece).is_some()
@@ -138,7 +142,7 @@ impl Engine {
         {
             return Ok(());
         }
-        bpe_ranks(&self.ranks, piece, out)
+        bpe_ranks_with(&self.ranks, &self.pairs, piece, out)
     }
 
     /// The ids of `data` without special tokens (needs a pre-tokenizer).
@@ -236,7 +240,7 @@ impl<'a> PieceMemo<'a> {
             return Ok(());
         }
         let first = out.len();
-        bpe_ranks(ranks, piece, out)?;
+        bpe_ranks_with(ranks, &engine.pairs, piece, out)?;
         if self.spans.len() >= Self::LIMIT {
             self.spans.clear();
             self.ids.clear();
@@ -262,8 +266,8 @@ struct Slot {
 /// The ids of pieces of at most [`ShortMemo::MAX_LEN`] bytes, memoised for one call, in an
 /// open-addressing table that keeps each piece inline (two words and its length: one probe
 /// compares them, no pointer to follow), so a repeated piece does not touch the rank table.
-/// A miss is merged by [`bpe_ranks`] (which looks the whole piece up first, as tiktoken
-/// does), so the ids are [`bpe_ranks`]' in every case.  The table starts at
+/// A miss is merged by [`crate::ranks::bpe_ranks`] (which looks the whole piece up first, as tiktoken
+/// does), so the ids are `bpe_ranks`' in every case.  The table starts at
 /// [`ShortMemo::MIN_SLOTS`] slots, doubles at half load up to [`ShortMemo::MAX_SLOTS`], and
 /// is emptied when that is half full.
 #[derive(Default)]
@@ -278,16 +282,28 @@ impl ShortMemo {
     const MIN_SLOTS: usize = 1 << 8;
     const MAX_SLOTS: usize = 1 << 16;
 
-    /// The piece's bytes as two little-endian words, zero-padded.
+    /// The piece's bytes (1 to 16 of them) as two little-endian words, zero-padded: read by
+    /// two overlapping loads of 8, 4 or 1 bytes, each shifted to its place (where the loads
+    /// overlap they hold the same bytes).
     #[inline(always)]
     fn key(piece: &[u8]) -> (u64, u64) {
-        let mut buf = [0u8; 16];
-        buf[..piece.len()].copy_from_slice(piece);
-        let (lo, hi) = buf.split_at(8);
-        (
-            u64::from_le_bytes(lo.try_into().expect("8 bytes")),
-            u64::from_le_bytes(hi.try_into().expect("8 bytes")),
-        )
+        let n = piece.len();
+        let word = |k: usize| u64::from_le_bytes(piece[k..k + 8].try_into().expect("8 bytes"));
+        let half = |k: usize| {
+            u64::from(u32::from_le_bytes(
+                piece[k..k + 4].try_into().expect("4 bytes"),
+            ))
+        };
+        if n > 8 {
+            (word(0), word(n - 8) >> (8 * (16 - n)))
+        } else if n == 8 {
+            (word(0), 0)
+        } else if n >= 4 {
+            (half(0) | half(n - 4) << (8 * (n - 4)), 0)
+        } else {
+            let b = |k: usize| u64::from(piece[k]) << (8 * k);
+            (b(0) | b(n / 2) | b(n - 1), 0)
+        }
     }
 
     #[inline(always)]
@@ -327,7 +343,7 @@ impl ShortMemo {
             k = (k + 1) & mask;
         }
         let first = out.len();
-        bpe_ranks(&engine.ranks, piece, out)?;
+        bpe_ranks_with(&engine.ranks, &engine.pairs, piece, out)?;
         let count = out.len() - first;
         let val = if count == 1 {
             out[first]

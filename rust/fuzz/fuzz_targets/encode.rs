@@ -16,7 +16,7 @@
 #![forbid(unsafe_code)]
 
 use _native::engine::{Engine, PreTokenizer};
-use _native::ranks::{bpe_buckets, bpe_heap, bpe_run, bpe_scan, RankMap, LONG_RUN};
+use _native::ranks::{bpe_buckets, bpe_heap, bpe_run, bpe_scan, pair_table, RankMap, LONG_RUN};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
@@ -52,6 +52,7 @@ fn load(name: &str, pre: PreTokenizer) -> Table {
     let regex = fancy_regex::Regex::new(GPT2).ok();
     Table {
         engine: Engine {
+            pairs: pair_table(&ranks),
             ranks,
             pre_tokenizer: Some(pre),
             regex,
