@@ -66,9 +66,11 @@ pub fn text_blocks(data: &[u8], size: usize) -> impl Iterator<Item = &[u8]> {
         }
         let mut end = data.len();
         if data.len() - start > size {
+            // the first "\n" from start + size on that is followed by a letter or digit
             let mut j = start + size;
-            while j + 1 < data.len() {
-                if data[j] == b'\n' && data[j + 1].is_ascii_alphanumeric() {
+            while let Some(k) = data[j..data.len() - 1].iter().position(|&b| b == b'\n') {
+                j += k;
+                if data[j + 1].is_ascii_alphanumeric() {
                     end = j + 1;
                     break;
                 }
