@@ -23,9 +23,10 @@ verify: venv
 
 ## Create the venv, install the package with its test extras, run pytest on two workers
 ## (pytest-xdist; a Lean check takes the core of the worker waiting for it). The long tests
-## start first (tests/conftest.py) and each worker takes one or two tests at a time.
+## start first (tests/conftest.py) and each worker takes one or two tests at a time; the 25
+## slowest are listed at the end (where CI time goes).
 test: venv
-	$(VPY) -m pytest -q -n 2 --maxschedchunk 1
+	$(VPY) -m pytest -q -n 2 --maxschedchunk 1 --durations=25
 
 ## The corpus command and the data adapters on real local clusters (Dask LocalCluster with
 ## two workers, ray.init with two CPUs), checked per document against tiktoken: installs the

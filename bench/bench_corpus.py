@@ -9,6 +9,11 @@ and output folder (so start-up is counted, as a user sees it); MB/s = input byte
 
     .venv/bin/pip install 'datasets==5.2.0'   # nanoGPT's way (the `bench` extra has it)
     .venv/bin/python bench/bench_corpus.py --mb 25 --workers 2 --engines local
+
+``--arrow``: instead, ``verified_bpe.data.encode_arrow`` on the same documents as one
+``pa.StringArray`` in memory, its buffers read in place against copied once first (the
+engine's ``in_place=False``), on 1 and ``--workers`` threads (runs alternate; wall seconds,
+best of ``--repeat``; MB/s = the array's UTF-8 bytes / wall).
 """
 
 from __future__ import annotations
@@ -87,6 +92,49 @@ def timed(cmd: list[str], env: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
+def arrow_in_place(folder: Path, workers: int, repeat: int) -> None:
+    """``encode_arrow``'s chunk path with the buffers read in place and copied once first."""
+    import pyarrow as pa
+
+    from verified_bpe import get_encoding
+    from verified_bpe.data.arrow import _flat_chunk
+
+    texts = [
+        json.loads(line)["text"]
+        for path in sorted(folder.iterdir())
+        for line in path.read_text(encoding="utf-8").splitlines()
+    ]
+    array = pa.array(texts, type=pa.string())
+    mb = array.buffers()[2].size / 1e6
+    copy = float("inf")
+    for _ in range(max(repeat, 5)):
+        start = time.perf_counter()
+        for buffer in array.buffers():
+            if buffer is not None:
+                bytes(memoryview(buffer))
+        copy = min(copy, time.perf_counter() - start)
+    print(f"encode_arrow, {len(array)} rows, {mb:.1f} MB of UTF-8, wall s best of {repeat}")
+    print(f"(one copy of the array's buffers alone, as bytes(): {1e3 * copy:.2f} ms):")
+    print("| encoding | threads | copied once: s | MB/s | in place: s | MB/s | gain |")
+    print("|---|---|---|---|---|---|---|")
+    for name in ("cl100k_base", "o200k_base"):
+        enc = get_encoding(name)
+        expected = _flat_chunk(enc, array, workers, False)
+        for threads in sorted({1, workers}):
+            best = {True: float("inf"), False: float("inf")}
+            for _ in range(repeat):
+                for in_place in (False, True):
+                    start = time.perf_counter()
+                    got = _flat_chunk(enc, array, threads, False, 0, in_place)
+                    best[in_place] = min(best[in_place], time.perf_counter() - start)
+                    assert got == expected
+            copy, inplace = best[False], best[True]
+            print(
+                f"| {name} | {threads} | {copy:.3f} | {mb / copy:.1f} | {inplace:.3f} "
+                f"| {mb / inplace:.1f} | {copy / inplace - 1:+.1%} |"
+            )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=25.0, help="corpus size (default 25)")
@@ -96,6 +144,9 @@ def main() -> int:
         "--engines", default="local", help="comma-separated subset of local,dask,ray"
     )
     parser.add_argument("--skip-nanogpt", action="store_true", help="no datasets run")
+    parser.add_argument(
+        "--arrow", action="store_true", help="encode_arrow in place against copied buffers"
+    )
     args = parser.parse_args()
     python = sys.executable
     env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1"}
@@ -104,6 +155,9 @@ def main() -> int:
         data = root / "corpus"
         data.mkdir()
         size = make_corpus(data, args.mb)
+        if args.arrow:
+            arrow_in_place(data, args.workers, args.repeat)
+            return 0
         files = sorted(str(p) for p in data.iterdir())
         print(f"corpus: {len(files)} JSONL files, {size / 1e6:.1f} MB; {args.workers} workers")
         print("| way | wall s | MB/s | vs nanoGPT's way |")

@@ -521,49 +521,86 @@ def cold_bpe(tok: Tokenizer, pieces: list[str], repeat: int = 3) -> float:
 
 def batch(names: list[str], scale: float, repeat: int = 3) -> None:
     """``encode_ordinary_batch`` (lists) and ``encode_ordinary_batch_to_numpy`` (one flat
-    buffer) of the code and prose workloads cut in 64 texts, on 1 and 2 threads (runs
-    alternate): wall seconds, best of ``repeat``; speed-up = 1 thread / 2 threads; serial
-    part = the share of the 1-thread time that does not run in parallel, by Amdahl's law
-    from the 2-thread speed-up (2 / speed-up - 1, shown within 0-100%)."""
+    buffer), next to tiktoken's batch and toktok-rs's ``encode_batch_to_numpy`` (a fresh
+    instance per run: no piece cache carries over), on the code and prose workloads cut in 64
+    texts and in texts of 500 characters, on 1 and 2 threads (runs alternate): wall seconds,
+    best of ``repeat`` (and one thread's CPU seconds, best of ``repeat``); speed-up = 1 thread
+    / 2 threads; serial part = the share of the 1-thread time that does not run in parallel,
+    by Amdahl's law from the 2-thread speed-up (2 / speed-up - 1, shown within 0-100%)."""
     size = max(1, int(scale * 1_000_000))
     text = cut(stdlib_text(size), size) + prose_text(size)
-    step = len(text) // 64 + 1
-    texts = [text[i : i + step] for i in range(0, len(text), step)]
-    print(
-        f"\nencode_ordinary_batch of {len(texts)} texts ({len(text.encode()) / 1e6:.1f} MB), "
-        f"wall seconds, best of {repeat}:"
-    )
-    print("| encoding | tokenizer | 1 thread | 2 threads | speed-up | serial part |")
-    print("|---|---|---|---|---|---|")
-    for name in names:
-        encoders: list[tuple[str, object]] = [("tiktoken", tiktoken_encoding(name))]
-        from verified_bpe.api.registry import get_encoding
+    for count in (64, max(64, len(text) // 500)):
+        step = len(text) // count + 1
+        texts = [text[i : i + step] for i in range(0, len(text), step)]
+        print(
+            f"\nbatch of {len(texts)} texts ({len(text.encode()) / 1e6:.1f} MB), "
+            f"wall seconds, best of {repeat}:"
+        )
+        print(
+            "| encoding | tokenizer | 1 thread | 2 threads | speed-up | serial part "
+            "| 1 thread, CPU s |"
+        )
+        print("|---|---|---|---|---|---|---|")
+        for name in names:
+            batch_rows(name, texts, repeat)
 
-        encoders.append((f"verified_bpe Encoding ({native.default_engine()})", get_encoding(name)))
-        expected = tiktoken_encoding(name).encode_ordinary_batch(texts)
-        runs = [(label, enc, False) for label, enc in encoders]
-        runs.append(("verified_bpe encode_ordinary_batch_to_numpy", get_encoding(name), True))
-        for label, enc, flat in runs:
-            walls = {1: float("inf"), 2: float("inf")}
-            for _ in range(repeat):  # alternating, so that a slow spell of the host hits both
-                for threads in (1, 2):
-                    start = time.perf_counter()
-                    if flat:
-                        ids, offsets = enc.encode_ordinary_batch_to_numpy(
-                            texts, num_threads=threads
-                        )  # type: ignore[attr-defined]
-                    else:
-                        ids = enc.encode_ordinary_batch(texts, num_threads=threads)  # type: ignore[attr-defined]
-                    walls[threads] = min(walls[threads], time.perf_counter() - start)
-                    if flat:
-                        ids = [ids[offsets[k] : offsets[k + 1]].tolist() for k in range(len(texts))]
-                    assert ids == expected, label
-            speedup = walls[1] / walls[2]
-            # Amdahl on 2 threads: speed-up = 1 / (s + (1 - s) / 2), so s = 2 / speed-up - 1
-            print(
-                f"| {name} | {label} | {walls[1]:.3f} | {walls[2]:.3f} "
-                f"| {speedup:.2f}× | {min(1.0, max(0.0, 2 / speedup - 1)):.0%} |"
-            )
+
+def batch_rows(name: str, texts: list[str], repeat: int) -> None:
+    """One encoding's rows of :func:`batch`."""
+    from verified_bpe.api.registry import get_encoding
+
+    expected = tiktoken_encoding(name).encode_ordinary_batch(texts)
+    mine = get_encoding(name)
+    runs: list[tuple[str, Callable[[int], object], bool]] = [
+        ("tiktoken encode_ordinary_batch", _lists(tiktoken_encoding(name)), False),
+        (f"verified_bpe encode_ordinary_batch ({native.default_engine()})", _lists(mine), False),
+        ("verified_bpe encode_ordinary_batch_to_numpy", _flat(mine), True),
+    ]
+    if toktok_encoder(name) is not None:
+        runs.append(("toktok-rs encode_batch_to_numpy (fresh)", _toktok_flat(name), True))
+    for label, run, flat in runs:
+        walls = {1: float("inf"), 2: float("inf")}
+        cpu = float("inf")  # one thread's CPU seconds: what a loaded host disturbs least
+        for _ in range(repeat):  # alternating, so that a slow spell of the host hits both
+            for threads in (1, 2):
+                prepared = run(threads)
+                start, start_cpu = time.perf_counter(), time.process_time()
+                ids = prepared(texts)  # type: ignore[operator]
+                walls[threads] = min(walls[threads], time.perf_counter() - start)
+                if threads == 1:
+                    cpu = min(cpu, time.process_time() - start_cpu)
+                if flat:
+                    flat_ids, offsets = ids
+                    ids = [
+                        flat_ids[offsets[k] : offsets[k + 1]].tolist() for k in range(len(texts))
+                    ]
+                assert ids == expected, label
+        speedup = walls[1] / walls[2]
+        # Amdahl on 2 threads: speed-up = 1 / (s + (1 - s) / 2), so s = 2 / speed-up - 1
+        print(
+            f"| {name} | {label} | {walls[1]:.3f} | {walls[2]:.3f} "
+            f"| {speedup:.2f}× | {min(1.0, max(0.0, 2 / speedup - 1)):.0%} | {cpu:.3f} |"
+        )
+
+
+def _lists(enc: object) -> Callable[[int], object]:
+    return lambda threads: lambda texts: enc.encode_ordinary_batch(texts, num_threads=threads)  # type: ignore[attr-defined]
+
+
+def _flat(enc: object) -> Callable[[int], object]:
+    return lambda threads: (
+        lambda texts: enc.encode_ordinary_batch_to_numpy(  # type: ignore[attr-defined]
+            texts, num_threads=threads
+        )
+    )
+
+
+def _toktok_flat(name: str) -> Callable[[int], object]:
+    def prepare(threads: int) -> object:
+        enc = toktok_encoder(name)  # made before the clock starts
+        return lambda texts: enc.encode_batch_to_numpy(texts, threads=threads)  # type: ignore[attr-defined]
+
+    return prepare
 
 
 def load_cost(names: list[str], repeat: int = 3) -> None:

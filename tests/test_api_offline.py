@@ -102,8 +102,15 @@ def test_plain_install_works_offline(tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     py = venv / "bin" / "python"
+    # pyo3's build script keys its build on the interpreter it is given: the test venv's own
+    # (a new path every run) would rebuild pyo3 and the crate (~4 minutes of a loaded CI
+    # worker); the interpreter that built the checkout's crate (`make venv`) lets cargo reuse it.
+    build_env = dict(os.environ, PYO3_PYTHON=sys.executable)
     subprocess.run(
-        [str(py), "-m", "pip", "install", "--quiet", str(ROOT)], check=True, cwd=tmp_path
+        [str(py), "-m", "pip", "install", "--quiet", str(ROOT)],
+        check=True,
+        cwd=tmp_path,
+        env=build_env,
     )
     script = (
         "import socket\n"

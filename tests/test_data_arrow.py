@@ -16,7 +16,11 @@ import verified_bpe  # noqa: E402
 from verified_bpe.data import count_arrow, encode_arrow  # noqa: E402
 from verified_bpe.engine.tokenizer import Tokenizer  # noqa: E402
 from verified_bpe.engine.vocab import tiktoken_encoding  # noqa: E402
-from verified_bpe.errors import MissingExtraError  # noqa: E402
+from verified_bpe.errors import (  # noqa: E402
+    InvalidArgumentError,
+    InvalidUtf8Error,
+    MissingExtraError,
+)
 
 ROWS = [
     "hello world",
@@ -71,12 +75,78 @@ def test_python_engine_fallback():
     assert encode_arrow(fallback, pa.array(ROWS)).to_pylist() == expected("cl100k_base", ROWS)
 
 
+def test_in_place_read_of_sliced_nulls_and_chunks():
+    """The buffers read in place: a slice whose offset is not a multiple of 8 over a validity
+    bitmap, both layouts, chunks of both sizes, against tiktoken and the copying path."""
+    from verified_bpe.data.arrow import _flat_chunk
+
+    enc = verified_bpe.get_encoding("o200k_base")
+    rows = ROWS * 3
+    for kind in (pa.string(), pa.large_string()):
+        array = pa.array(rows, type=kind)
+        for lo, hi in ((0, len(rows)), (3, 17), (9, 10), (13, len(rows)), (5, 5)):
+            part = array.slice(lo, hi - lo)
+            assert encode_arrow(enc, part).to_pylist() == expected("o200k_base", rows[lo:hi])
+            assert _flat_chunk(enc, part, 2, False) == _flat_chunk(enc, part, 2, False, 0, False)
+    for empty in (["", ""], [None, None], []):  # a data buffer of no bytes
+        assert encode_arrow(enc, pa.array(empty, pa.string())).to_pylist() == [
+            None if r is None else [] for r in empty
+        ]
+    chunked = pa.chunked_array([array.slice(2, 9), array.slice(11), array.slice(0, 0)])
+    assert encode_arrow(enc, chunked).to_pylist() == expected("o200k_base", rows[2:11] + rows[11:])
+
+
+def _raw(offsets, data, kind=None, width=4):
+    """A string array over raw offsets and data (pyarrow checks only the buffers' sizes)."""
+    import numpy as np
+
+    buf = pa.py_buffer(np.array(offsets, dtype="<i4" if width == 4 else "<i8").tobytes())
+    kind = pa.string() if kind is None else kind
+    return pa.Array.from_buffers(kind, len(offsets) - 1, [None, buf, pa.py_buffer(data)])
+
+
 def test_invalid_utf8_row_is_named():
     enc = verified_bpe.get_encoding("cl100k_base")
-    offsets = pa.py_buffer(pa.array([0, 2, 4], pa.int32()).buffers()[1])
-    bad = pa.Array.from_buffers(pa.string(), 2, [None, offsets, pa.py_buffer(b"ok\xff\xfe")])
-    with pytest.raises(ValueError, match="row 1: invalid UTF-8 at byte 0"):
+    bad = _raw([0, 2, 4], b"ok\xff\xfe")
+    with pytest.raises(InvalidUtf8Error, match="array row 1 is not valid UTF-8: at byte 0"):
         encode_arrow(enc, bad)
+    chunked = pa.chunked_array([pa.array(["a", "b", "c"]), _raw([0, 1, 3], b"x\xc3(")])
+    with pytest.raises(InvalidUtf8Error, match="array row 4 .* at byte 0"):
+        count_arrow(enc, chunked)
+
+
+def test_decreasing_offsets_are_named():
+    """Offsets that decrease (pyarrow's ``from_buffers`` lets them through): the package's
+    typed error naming the row of the whole array, never a read outside the buffer."""
+    enc = verified_bpe.get_encoding("cl100k_base")
+    for kind, width in ((pa.string(), 4), (pa.large_string(), 8)):
+        bad = _raw([0, 3, 2, 3], b"abc", kind, width=width)
+        with pytest.raises(InvalidArgumentError, match="array: row 1: offsets 3..2 outside"):
+            encode_arrow(enc, bad)
+        with pytest.raises(InvalidArgumentError, match="array: row 3: offsets 3..2 outside"):
+            encode_arrow(enc, pa.chunked_array([pa.array(["x", "y"], kind), bad]))
+
+
+@pytest.mark.parametrize(
+    "offsets, data, length, message",
+    [
+        ([0, 2, 9], b"abc", 2, "row 1: offsets 2..9 outside the data"),
+        ([-1, 2], b"abc", 1, "row 0: offsets -1..2 outside the data"),
+        ([0, 2**31 - 1], b"abc", 1, "row 0: offsets 0..2147483647 outside the data"),
+        ([0, 1], b"ab", 5, "offsets buffer is shorter than the rows it should hold"),
+    ],
+)
+def test_buffers_that_pyarrow_refuses_are_checked_natively(offsets, data, length, message):
+    """Offsets past the data, negative, or fewer than the rows (pyarrow's validation refuses
+    these arrays, so the engine's own checks are called with the raw buffers): ValueError,
+    never a read outside the buffers."""
+    import numpy as np
+
+    native = verified_bpe.get_encoding("cl100k_base")._tokenizer._native
+    for dtype, wide in (("<i4", False), ("<i8", True)):
+        raw = memoryview(np.array(offsets, dtype=dtype).tobytes())
+        with pytest.raises(ValueError, match=message):
+            native.encode_utf8_flat(memoryview(data), raw, wide, 0, length, None, 2)
 
 
 def test_wrong_types_are_named():

@@ -180,3 +180,23 @@ def test_same_outcome_as_encode_batch(kwargs):
             enc.encode_batch_to_numpy(texts, **kwargs)
     else:
         assert split(*enc.encode_batch_to_numpy(texts, **kwargs)) == expected
+
+
+def test_many_texts_sharing_pieces():
+    """A batch's thread keeps one piece memo across its texts: 2,000 short texts drawn from
+    the same multi-token words (merged once, then copied from the memo), and the memo's
+    bound crossed (over 2^15 distinct pieces), still tiktoken's ids text by text."""
+    import random
+
+    rng = random.Random(32)
+    words = [
+        "".join(rng.choice("qxzjkvwy") for _ in range(rng.randrange(5, 12))) for _ in range(300)
+    ]
+    texts = [" ".join(rng.choice(words) for _ in range(rng.randrange(0, 20))) for _ in range(2_000)]
+    texts += [" ".join(f"{w}{i:x}zq" for i, w in enumerate(words * 120))]  # 36,000 distinct
+    name = "cl100k_base"
+    want = tiktoken_encoding(name).encode_ordinary_batch(texts)
+    enc = verified_bpe.get_encoding(name)
+    for num_threads in (1, 2):
+        assert split(*enc.encode_ordinary_batch_to_numpy(texts, num_threads=num_threads)) == want
+        assert enc.encode_ordinary_batch(texts, num_threads=num_threads) == want

@@ -31,6 +31,9 @@ from verified_bpe.formats.gguf_vocab import (
     read_gguf_vocab,
     tokenizer_from_gguf,
 )
+from verified_bpe.spec.ranks.basic import encode_piece_ranks
+from verified_bpe.spec.ranks.check import check_two_parts
+from verified_bpe.spec.ranks.whole_pieces import check_ranks_decode
 from verified_bpe.spec.seed.encode import encode_chunk
 from verified_bpe.verify import testdata
 
@@ -355,3 +358,15 @@ def test_cli_encodes_with_a_gguf_file():
         check=True,
     )
     assert [int(t) for t in run.stdout.split()] == [64, 151645]
+
+
+def test_llama3_table_passes_the_roundtrip_checker():
+    """Llama 3's table (ids = ranks, in file order) passes ``checkRanksDecode``
+    (``verified_bpe.spec.ranks.whole_pieces``), so ``decodeRanks_encodeRanksWith_of_decodeOk``
+    covers it; it fails condition C at ` việc`, which tiktoken's algorithm finds whole."""
+    ranks = tokenizer("llama-bpe").vocab.ranks
+    assert len(ranks) == 128000
+    assert check_ranks_decode(list(ranks.items()))
+    token = " việc".encode()
+    assert not check_two_parts(ranks, (token, ranks[token]))
+    assert encode_piece_ranks(ranks, token) == [ranks[token]]

@@ -39,6 +39,8 @@ from verified_bpe.errors import MissingRankError  # noqa: E402
 from verified_bpe.spec.unicode import tables as unicode_tables  # noqa: E402
 from verified_bpe.spec.unicode.cl100k import next_chunk_len as cl100k_next_chunk_len  # noqa: E402
 from verified_bpe.spec.unicode.cl100k import pre_tokenize_cl100k  # noqa: E402
+from verified_bpe.spec.unicode.llama3 import next_chunk_len as llama3_next_chunk_len  # noqa: E402
+from verified_bpe.spec.unicode.llama3 import pre_tokenize_llama3  # noqa: E402
 from verified_bpe.spec.unicode.o200k import next_chunk_len as o200k_next_chunk_len  # noqa: E402
 from verified_bpe.spec.unicode.o200k import pre_tokenize_o200k  # noqa: E402
 from verified_bpe.spec.unicode.r50k import next_chunk_len as r50k_next_chunk_len  # noqa: E402
@@ -47,17 +49,20 @@ from verified_bpe.verify import unicode_classes, unicode_scan  # noqa: E402
 
 _native = native.module()
 NAMES = ("cl100k_base", "o200k_base")
-#: the native pre-tokenizers (r50k_base's rank file is not shipped offline: split tests only)
-SPLIT_NAMES = (*NAMES, "r50k_base")
+#: the native pre-tokenizers (r50k_base's and Llama 3's rank files are not shipped offline:
+#: split tests only)
+SPLIT_NAMES = (*NAMES, "r50k_base", "llama3")
 SPEC_SPLIT = {
     "cl100k_base": pre_tokenize_cl100k,
     "o200k_base": pre_tokenize_o200k,
     "r50k_base": pre_tokenize_r50k,
+    "llama3": pre_tokenize_llama3,
 }
 SPEC_NEXT = {
     "cl100k_base": cl100k_next_chunk_len,
     "o200k_base": o200k_next_chunk_len,
     "r50k_base": r50k_next_chunk_len,
+    "llama3": llama3_next_chunk_len,
 }
 REPO = Path(__file__).resolve().parent.parent
 LEAN_UNICODE = REPO / "lean" / "Bpe" / "Unicode"
@@ -131,18 +136,20 @@ def test_class_boundaries_vs_tiktoken_and_spec(name, tally):
     tally(f"native class-boundary code points {name}", len(cps))
 
 
-def test_r50k_class_boundaries_vs_spec(tally):
-    """r50k_base: 1,000 class-boundary code points (a fixed sample; the 4,816 all pass, 4 s) in
-    the four probe strings of the exhaustive scan, the native chunks are the spec mirror's
-    (which ``tests/test_regex_r50k.py`` ties to tiktoken's own split)."""
+@pytest.mark.parametrize("name", ["r50k_base", "llama3"])
+def test_split_only_class_boundaries_vs_spec(name, tally):
+    """r50k_base and Llama 3: 1,000 class-boundary code points (a fixed sample; the 4,816 all
+    pass, 4 s each) in the four probe strings of the exhaustive scan, the native chunks are the
+    spec mirror's (which ``tests/test_regex_r50k.py`` and ``tests/test_regex_llama3.py`` tie to
+    tiktoken's own split)."""
     import random
 
     cps = random.Random(50).sample(boundary_code_points(), 1000)
-    split, spec = (lambda s: _native.pre_tokenize("r50k_base", s.encode())), pre_tokenize_r50k
+    split, spec = (lambda s: _native.pre_tokenize(name, s.encode())), SPEC_SPLIT[name]
     probes = unicode_scan.probes
     wrong = [cp for cp in cps if any(split(p) != spec(p.encode()) for p in probes(chr(cp)))]
     assert wrong == []
-    tally("native class-boundary code points r50k_base", len(cps))
+    tally(f"native class-boundary code points {name}", len(cps))
 
 
 def test_r50k_native_ids_vs_tiktoken():

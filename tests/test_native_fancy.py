@@ -40,6 +40,8 @@ from verified_bpe.errors import PatternError  # noqa: E402
 from verified_bpe.verify import testdata  # noqa: E402
 
 PATTERNS = {"r50k": R50K_PATTERN, "gpt2": GPT2_PATTERN, "llama3": LLAMA3_PATTERN}
+#: the labels whose pattern the native engine runs on a proven machine, by machine name
+NATIVE = {"r50k": "r50k_base", "llama3": "llama3"}
 #: Characters that ``regex`` classifies otherwise than tiktoken (found by
 #: ``patterns.differing_characters`` over every code point): a recategorized letter, letters
 #: and marks assigned after tiktoken's Unicode version.
@@ -78,12 +80,12 @@ def pair(label: str) -> tuple[Tokenizer, object]:
 
 @pytest.mark.parametrize("label", PATTERNS)
 def test_published_patterns_take_the_rust_route(label):
-    """In Rust: tiktoken's GPT-2 pattern by the proven r50k_base machine, the others by
-    fancy-regex."""
+    """In Rust: tiktoken's GPT-2 pattern by the proven r50k_base machine, Llama 3's by the
+    proven Llama 3 machine, GPT-2's original by fancy-regex."""
     tok, _ = pair(label)
     assert tok._native is not None
-    if label == "r50k":
-        assert tok._native.pre_tokenizer == "r50k_base" and not tok._native.regex_split
+    if label in NATIVE:
+        assert tok._native.pre_tokenizer == NATIVE[label] and not tok._native.regex_split
     else:
         assert tok._native.regex_split
 
@@ -109,8 +111,8 @@ def test_ids_equal_tiktoken_on_fixed_texts(label):
 def test_ids_and_pieces_equal_tiktoken_and_python_split(label, text):
     tok, oracle = pair(label)
     assert tok._native is not None
-    if label == "r50k":  # the proven machine (rust/src/unicode/r50k.rs)
-        chunks = native.module().pre_tokenize("r50k_base", text.encode())
+    if label in NATIVE:  # the proven machines (rust/src/unicode/r50k.rs, llama3.rs)
+        chunks = native.module().pre_tokenize(NATIVE[label], text.encode())
         pieces = [chunk.decode() for chunk in chunks]
     else:
         pieces = tok._native.split(text)

@@ -52,6 +52,9 @@ NOT_MIRRORED = {
     "Regex/MachineLoop": "lemmas only (a machine whose step is matchAt is findIter)",
     "Regex/R50k": "the proof that the r50k_base machine is findIter",
     "Regex/TiktokenR50k": "the r50k_base instance of the end-to-end theorem (cited by r50k.py)",
+    "Regex/Llama3Branches": "lemmas only (each branch of Llama 3's pattern)",
+    "Regex/Llama3": "the proof that the Llama 3 machine is findIter (cited by llama3.py)",
+    "Regex/TiktokenWholePieces": "roundtrip, counterexample instances (cited by whole_pieces.py)",
     "Unicode/LetterCover": "a table fact the kernel checks (allIn, coveredBy: proof devices)",
 }
 ALIASES = {

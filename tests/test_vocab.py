@@ -164,3 +164,25 @@ def test_oracle_builds_offline(name, text, ids):
     assert oracle.encode("<|endoftext|>", allowed_special="all") == [
         vocab.special_tokens(name)["<|endoftext|>"]
     ]
+
+
+def test_base64_step_equals_b64decode_validate():
+    """The parser decodes each token with ``binascii.a2b_base64(strict_mode=True)``: the same
+    outcome (bytes, or an error) as ``base64.b64decode(validate=True)`` on every string of up
+    to 5 characters over an alphabet with padding, a bad digit and whitespace (the bundled
+    files themselves are checked by the loader tests)."""
+    import base64
+    import binascii
+    import itertools
+
+    def outcome(decode, s):
+        try:
+            return decode(s)
+        except (binascii.Error, ValueError):
+            return "error"
+
+    for n in range(6):
+        for chars in itertools.product(b"AQ/=- \n", repeat=n):
+            s = bytes(chars)
+            want = outcome(lambda t: base64.b64decode(t, validate=True), s)
+            assert outcome(lambda t: binascii.a2b_base64(t, strict_mode=True), s) == want, s

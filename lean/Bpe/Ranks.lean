@@ -11,6 +11,7 @@ public import Bpe.Ranks.Fast
 public import Bpe.Ranks.EncodeBy
 public import Bpe.Ranks.Large
 public import Bpe.Ranks.Roundtrip
+public import Bpe.Ranks.WholePieces
 
 /-!
 # Layer 2: tiktoken's rank BPE, and the seed's encoder is tiktoken's
@@ -24,6 +25,8 @@ tiktoken's ids, for every chunk and every string (`Equiv`:
 its two sides in `MergePair` and `DecomposeRun`; on given tables in `Slice`).
 tiktoken 0.14's heap merge for pieces of 100 bytes or more is the same loop (`Large`:
 `Bpe.bytePairMergeLarge_eq_bytePairMerge`, `Bpe.encodePieceRanksBySize_eq`), and tiktoken's
-algorithm round-trips under condition C (`Roundtrip`: `Bpe.decodeRanks_encodeRanksWith`).
+algorithm round-trips under condition C (`Roundtrip`: `Bpe.decodeRanks_encodeRanksWith`), and
+under the weaker `RanksDecodeOk` that Llama 3's table satisfies, with its checker and the
+kernel-checked counterexample showing the seed's encoder is not tiktoken's there (`WholePieces`).
 Builds on `Bpe.Seed`.
 -/

@@ -24,6 +24,9 @@ public import Bpe.Regex.R50kBranches
 public import Bpe.Regex.MachineLoop
 public import Bpe.Regex.R50k
 public import Bpe.Regex.TiktokenR50k
+public import Bpe.Regex.TiktokenWholePieces
+public import Bpe.Regex.Llama3Branches
+public import Bpe.Regex.Llama3
 
 /-!
 # Regex semantics of the pre-tokenization patterns (issue 22, step 1)
@@ -67,6 +70,13 @@ public import Bpe.Regex.TiktokenR50k
   p50k_base, gpt2): the term `r50kPattern`, one lemma per branch under cl100k_base's
   `ReadsTables`, the generic last step (a machine whose step is `matchAt` is `findIter`, with
   both bridges), `preTokenizeR50k_eq_findIter`, and `encodeR50k_eq_tiktokenEncodeOrdinary`.
+* `Bpe.Regex.TiktokenWholePieces`: tables with whole-piece tokens (Llama 3): the end-to-end
+  theorem is false without condition C's two-part clause (a kernel-checked counterexample),
+  and `encode_ordinary` round-trips under the weaker `RanksDecodeOk`.
+* `Bpe.Regex.Llama3Branches`, `Bpe.Regex.Llama3`: Llama 3's pattern (llama.cpp's
+  `llama-bpe`): one lemma per branch, `preTokenizeLlama3_eq_findIter` with its bridges, the
+  pattern string by printing, and `encodeRanksWith_llama3_eq_tiktokenEncodeOrdinary` (rank BPE
+  over the machine is `encode_ordinary`, every table) with its roundtrip under `RanksDecodeOk`.
 
 What this layer proves: the counters of the two loops suffice (`Bpe.Regex.Fuel`), so
 `findIter` is the unbounded `find_iter`; the seed's ASCII pre-tokenizer is `findIter` of the

@@ -6,6 +6,7 @@ public import Bpe.Unicode.PreTokenize
 public import Bpe.Unicode.Cl100k
 public import Bpe.Unicode.O200k
 public import Bpe.Unicode.R50k
+public import Bpe.Unicode.Llama3
 public import Bpe.Unicode.Encoders
 public import Bpe.Unicode.CodePoints
 public import Bpe.Unicode.Utf8CodePoints

@@ -5,16 +5,17 @@ use crate::ranks::{
     bpe_ranks_with, bpe_run, long_run, pair_table, satisfies_c, satisfies_c_cached, table_key,
     MissingRank, RankMap, TableKey, LONG_RUN,
 };
-use crate::unicode::{ascii, cl100k, o200k, r50k};
+use crate::unicode::{ascii, cl100k, llama3, o200k, r50k};
 use rustc_hash::FxHashMap;
 
 /// The pre-tokenizers the engine runs natively (Lean `Bpe.Unicode.Cl100k`, `Bpe.Unicode.O200k`,
-/// `Bpe.Unicode.R50k`).
+/// `Bpe.Unicode.R50k`, `Bpe.Unicode.Llama3`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PreTokenizer {
     Cl100k,
     O200k,
     R50k,
+    Llama3,
 }
 
 impl PreTokenizer {
@@ -24,6 +25,7 @@ impl PreTokenizer {
             "cl100k_base" => Some(Self::Cl100k),
             "o200k_base" => Some(Self::O200k),
             "r50k_base" => Some(Self::R50k),
+            "llama3" => Some(Self::Llama3),
             _ => None,
         }
     }
@@ -35,6 +37,7 @@ impl PreTokenizer {
             Self::Cl100k => ascii::pre_tokenize_cl100k_fast(data, emit),
             Self::O200k => ascii::pre_tokenize_o200k_fast(data, emit),
             Self::R50k => r50k::pre_tokenize_r50k(data, emit),
+            Self::Llama3 => llama3::pre_tokenize_llama3(data, emit),
         }
     }
 
@@ -44,6 +47,7 @@ impl PreTokenizer {
             Self::Cl100k => cl100k::pre_tokenize_cl100k(data, emit),
             Self::O200k => o200k::pre_tokenize_o200k(data, emit),
             Self::R50k => r50k::pre_tokenize_r50k(data, emit),
+            Self::Llama3 => llama3::pre_tokenize_llama3(data, emit),
         }
     }
 }
@@ -149,9 +153,19 @@ impl Engine {
 
     /// The ids of `data` without special tokens (needs a pre-tokenizer).
     pub fn encode_ordinary(&self, pre: PreTokenizer, data: &[u8]) -> Result<Vec<u32>, MissingRank> {
+        self.encode_ordinary_memo(pre, data, &mut PieceMemo::default())
+    }
+
+    /// [`Engine::encode_ordinary`] with a piece memo that outlives the call: a batch's thread
+    /// keeps one across its texts (the ids do not depend on what the memo holds).
+    pub fn encode_ordinary_memo<'a>(
+        &self,
+        pre: PreTokenizer,
+        data: &'a [u8],
+        memo: &mut PieceMemo<'a>,
+    ) -> Result<Vec<u32>, MissingRank> {
         let mut out = Vec::with_capacity(data.len() / 4 + 1);
         let mut failed: Option<MissingRank> = None;
-        let mut memo = PieceMemo::default();
         // r50k_base's `\s++$` makes a white-space run before a cut one chunk where the whole
         // text has two (`"  \n"` then a letter), so its text is one block.
         let size = if pre == PreTokenizer::R50k {
@@ -210,7 +224,7 @@ impl Engine {
 /// piece of at most [`PieceMemo::MAX_PIECE`] bytes are merged once per call and copied
 /// afterwards.  Bounded: cleared at [`PieceMemo::LIMIT`] entries.
 #[derive(Default)]
-struct PieceMemo<'a> {
+pub struct PieceMemo<'a> {
     short: ShortMemo,
     spans: FxHashMap<&'a [u8], (u32, u32)>,
     ids: Vec<u32>,

@@ -8,9 +8,10 @@ use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use crate::engine::{Engine, PreTokenizer, RegexEncodeError};
+use crate::buffer_view;
+use crate::engine::{Engine, PieceMemo, PreTokenizer, RegexEncodeError};
 use crate::ranks::{bpe_buckets, bpe_heap, bpe_scan, MissingRank, RankMap};
-use crate::unicode::{cl100k, o200k, r50k, tables};
+use crate::unicode::{cl100k, llama3, o200k, r50k, tables};
 
 fn missing(e: MissingRank) -> PyErr {
     PyKeyError::new_err((PyBytesOwned(e.part), PyBytesOwned(e.piece)))
@@ -44,9 +45,19 @@ enum Split<'a> {
 
 impl Split<'_> {
     fn encode(self, engine: &Engine, text: &str) -> Result<Vec<u32>, RegexEncodeError> {
+        self.encode_memo(engine, text, &mut PieceMemo::default())
+    }
+
+    /// [`Split::encode`] with the piece memo of a batch's thread (a custom pattern keeps none).
+    fn encode_memo<'a>(
+        self,
+        engine: &Engine,
+        text: &'a str,
+        memo: &mut PieceMemo<'a>,
+    ) -> Result<Vec<u32>, RegexEncodeError> {
         match self {
             Split::Pre(pre) => engine
-                .encode_ordinary(pre, text.as_bytes())
+                .encode_ordinary_memo(pre, text.as_bytes(), memo)
                 .map_err(RegexEncodeError::Missing),
             Split::Regex(regex) => engine.encode_ordinary_regex(regex, text),
         }
@@ -56,7 +67,7 @@ impl Split<'_> {
 fn pre_tokenizer(name: &str) -> PyResult<PreTokenizer> {
     PreTokenizer::by_name(name).ok_or_else(|| {
         PyValueError::new_err(format!(
-            "no native pre-tokenizer named {name:?} (cl100k_base, o200k_base, r50k_base)"
+            "no native pre-tokenizer named {name:?} (cl100k_base, o200k_base, r50k_base, llama3)"
         ))
     })
 }
@@ -161,8 +172,10 @@ impl NativeBpe {
             for _ in 1..threads {
                 let tx = tx.clone();
                 scope.spawn(move || {
+                    let mut memo = PieceMemo::default();
                     while let Some(k) = claim() {
-                        if tx.send((k, split.encode(engine, strs[k]))).is_err() {
+                        let ids = split.encode_memo(engine, strs[k], &mut memo);
+                        if tx.send((k, ids)).is_err() {
                             break;
                         }
                     }
@@ -174,11 +187,12 @@ impl NativeBpe {
                     next.store(strs.len(), Ordering::Relaxed);
                 }
             };
+            let mut memo = PieceMemo::default();
             while let Some(k) = claim() {
                 while let Ok((j, ids)) = rx.try_recv() {
                     record(&mut batch, j, ids);
                 }
-                let ids = py.detach(|| split.encode(engine, strs[k]));
+                let ids = py.detach(|| split.encode_memo(engine, strs[k], &mut memo));
                 record(&mut batch, k, ids);
             }
             loop {
@@ -230,10 +244,14 @@ impl NativeBpe {
     /// The flat batch of `length` UTF-8 strings laid out as Arrow lays them: row `i` is
     /// `data[o[start + i]..o[start + i + 1]]` with `o` the offsets buffer (`i64` if `wide`, else
     /// `i32`, little-endian), and is null when `validity` (a bitmap, bit `start + i`) says so:
-    /// a null row has no ids. Each buffer is copied once (a memcpy, no Python object per row);
-    /// each row is checked to lie in `data` and be UTF-8 (else `ValueError` naming the row). `counts_only`: the ids buffer
-    /// is empty (the offsets still count the ids).
-    #[pyo3(signature = (data, offsets, wide, start, length, validity=None, num_threads=8, counts_only=false))]
+    /// a null row has no ids. The buffers are read in place (`buffer_view`; held until the
+    /// call returns, so they must not be written meanwhile: Arrow's arrays are immutable), or
+    /// copied once if `in_place` is false (the bench's comparison). The whole batch runs without
+    /// the GIL: each row is checked to lie in `data` (its offsets non-negative, non-decreasing,
+    /// within the buffer) and to be UTF-8, else `ValueError((row, kind, message))` with `kind`
+    /// `"offsets"` or `"utf8"`. `counts_only`: the ids buffer is empty (the offsets still
+    /// count the ids).
+    #[pyo3(signature = (data, offsets, wide, start, length, validity=None, num_threads=8, counts_only=false, in_place=true))]
     #[allow(clippy::too_many_arguments)]
     fn encode_utf8_flat<'py>(
         &self,
@@ -246,62 +264,47 @@ impl NativeBpe {
         validity: Option<PyBuffer<u8>>,
         num_threads: usize,
         counts_only: bool,
+        in_place: bool,
     ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
         let split = self.split()?;
-        let (data, offsets) = (buffer_bytes(py, &data)?, buffer_bytes(py, &offsets)?);
-        let validity = validity.map(|v| buffer_bytes(py, &v)).transpose()?;
-        let (data, validity) = (&data[..], validity.as_deref());
-        let width = if wide { 8 } else { 4 };
-        if (start + length + 1) * width > offsets.len() {
-            return Err(PyValueError::new_err(
-                "offsets buffer is shorter than the rows it should hold",
-            ));
-        }
-        if let Some(bits) = validity {
-            if (start + length).div_ceil(8) > bits.len() {
-                return Err(PyValueError::new_err("validity bitmap is too short"));
-            }
-        }
-        let offset = |i: usize| -> i64 {
-            let at = &offsets[i * width..(i + 1) * width];
-            if wide {
-                i64::from_le_bytes(at.try_into().expect("8 bytes"))
-            } else {
-                i64::from(i32::from_le_bytes(at.try_into().expect("4 bytes")))
-            }
+        let copies = if in_place {
+            None
+        } else {
+            let validity = validity.as_ref().map(|v| buffer_bytes(py, v)).transpose()?;
+            Some((
+                buffer_bytes(py, &data)?,
+                buffer_bytes(py, &offsets)?,
+                validity,
+            ))
         };
+        let (data, offsets, validity) = match &copies {
+            Some((d, o, v)) => (&d[..], &o[..], v.as_deref()),
+            None => (
+                buffer_view::bytes(&data, "data")?,
+                buffer_view::bytes(&offsets, "offsets")?,
+                validity
+                    .as_ref()
+                    .map(|v| buffer_view::bytes(v, "validity"))
+                    .transpose()?,
+            ),
+        };
+        let rows = ArrowStrings::new(data, offsets, wide, start, length, validity)?;
         let engine = &self.engine;
         let parts = py.detach(|| {
-            let mut strs = Vec::with_capacity(length);
-            for i in 0..length {
-                let row = start + i;
-                if let Some(bits) = validity {
-                    if bits[row / 8] >> (row % 8) & 1 == 0 {
-                        strs.push(None);
-                        continue;
-                    }
-                }
-                let (lo, hi) = (offset(row), offset(row + 1));
-                if lo < 0 || hi < lo || hi as u64 > data.len() as u64 {
-                    return Err(BatchError::Row(
-                        i,
-                        format!("offsets {lo}..{hi} outside the data"),
-                    ));
-                }
-                match std::str::from_utf8(&data[lo as usize..hi as usize]) {
-                    Ok(text) => strs.push(Some(text)),
-                    Err(e) => {
-                        let at = e.valid_up_to();
-                        return Err(BatchError::Row(i, format!("invalid UTF-8 at byte {at}")));
-                    }
-                }
-            }
+            let strs = rows.strs().map_err(BatchError::Row)?;
             encode_each(split, engine, &strs, num_threads).map_err(BatchError::Encode)
         });
         let parts = match parts {
             Ok(parts) => parts,
-            Err(BatchError::Row(i, why)) => {
-                return Err(PyValueError::new_err(format!("row {i}: {why}")))
+            Err(BatchError::Row(bad)) => {
+                let message = match bad.kind {
+                    "utf8" => format!("row {}: invalid UTF-8 at byte {}", bad.row, bad.at),
+                    _ => format!(
+                        "row {}: offsets {}..{} outside the data",
+                        bad.row, bad.lo, bad.hi
+                    ),
+                };
+                return Err(PyValueError::new_err((bad.row, bad.kind, message)));
             }
             Err(BatchError::Encode(e)) => return Err(regex_error(e)),
         };
@@ -365,13 +368,115 @@ impl NativeBpe {
 
 /// Why a flat batch over UTF-8 buffers stopped.
 enum BatchError {
-    /// Row `i` is not a string of the data buffer.
-    Row(usize, String),
+    /// A row that is not a UTF-8 string of the data buffer.
+    Row(BadRow),
     Encode(RegexEncodeError),
 }
 
-/// The bytes of a buffer, in one copy (`PyBuffer_ToContiguous`, a memcpy): the crate forbids
-/// `unsafe`, which reading the exporter's memory in place would take.
+/// Row `row` (counted from the array's first row) is not a string of the data buffer: `kind`
+/// `"offsets"` (its offsets `lo..hi` are negative, decreasing or past the data) or `"utf8"`
+/// (not UTF-8 from byte `at` of the row).
+struct BadRow {
+    row: usize,
+    kind: &'static str,
+    lo: i64,
+    hi: i64,
+    at: usize,
+}
+
+/// The rows of an Arrow `string`/`large_string` array over its three buffers (checked for
+/// length against `start + length` rows when made).
+struct ArrowStrings<'a> {
+    data: &'a [u8],
+    offsets: &'a [u8],
+    wide: bool,
+    start: usize,
+    length: usize,
+    validity: Option<&'a [u8]>,
+}
+
+impl<'a> ArrowStrings<'a> {
+    fn new(
+        data: &'a [u8],
+        offsets: &'a [u8],
+        wide: bool,
+        start: usize,
+        length: usize,
+        validity: Option<&'a [u8]>,
+    ) -> PyResult<Self> {
+        let width = if wide { 8 } else { 4 };
+        let rows = start
+            .checked_add(length)
+            .filter(|rows| {
+                rows.checked_add(1)
+                    .and_then(|n| n.checked_mul(width))
+                    .is_some()
+            })
+            .ok_or_else(|| PyValueError::new_err("array offset and length overflow"))?;
+        if (rows + 1) * width > offsets.len() {
+            return Err(PyValueError::new_err(
+                "offsets buffer is shorter than the rows it should hold",
+            ));
+        }
+        if let Some(bits) = validity {
+            if rows.div_ceil(8) > bits.len() {
+                return Err(PyValueError::new_err("validity bitmap is too short"));
+            }
+        }
+        Ok(ArrowStrings {
+            data,
+            offsets,
+            wide,
+            start,
+            length,
+            validity,
+        })
+    }
+
+    /// Offset `i` of the offsets buffer (`i < start + length + 1`, checked by `new`).
+    fn offset(&self, i: usize) -> i64 {
+        if self.wide {
+            let at = &self.offsets[i * 8..i * 8 + 8];
+            i64::from_le_bytes(at.try_into().expect("8 bytes"))
+        } else {
+            let at = &self.offsets[i * 4..i * 4 + 4];
+            i64::from(i32::from_le_bytes(at.try_into().expect("4 bytes")))
+        }
+    }
+
+    /// Every row as a string of the data buffer (`None`: null), or the first bad row.
+    fn strs(&self) -> Result<Vec<Option<&'a str>>, BadRow> {
+        let mut strs = Vec::with_capacity(self.length);
+        for i in 0..self.length {
+            let row = self.start + i;
+            if let Some(bits) = self.validity {
+                if bits[row / 8] >> (row % 8) & 1 == 0 {
+                    strs.push(None);
+                    continue;
+                }
+            }
+            let (lo, hi) = (self.offset(row), self.offset(row + 1));
+            let bad = |kind, at| BadRow {
+                row: i,
+                kind,
+                lo,
+                hi,
+                at,
+            };
+            if lo < 0 || hi < lo || hi as u64 > self.data.len() as u64 {
+                return Err(bad("offsets", 0));
+            }
+            match std::str::from_utf8(&self.data[lo as usize..hi as usize]) {
+                Ok(text) => strs.push(Some(text)),
+                Err(e) => return Err(bad("utf8", e.valid_up_to())),
+            }
+        }
+        Ok(strs)
+    }
+}
+
+/// The bytes of a buffer, in one copy (`PyBuffer_ToContiguous`, a memcpy): the flat batch's
+/// `in_place = false`, for the bench's comparison with the in-place read.
 fn buffer_bytes(py: Python<'_>, buffer: &PyBuffer<u8>) -> PyResult<Vec<u8>> {
     let mut out = vec![0u8; buffer.item_count()];
     buffer.copy_to_slice(py, &mut out)?;
@@ -379,26 +484,38 @@ fn buffer_bytes(py: Python<'_>, buffer: &PyBuffer<u8>) -> PyResult<Vec<u8>> {
 }
 
 /// The ids of every text (`None`: no ids), on `num_threads` threads in all: this thread and
-/// `num_threads - 1` scoped ones claim the texts one at a time; the first error stops the
-/// claiming. Runs without the GIL.
-fn encode_each(
+/// `num_threads - 1` scoped ones claim the texts one at a time, longest first (so that the
+/// last texts claimed are short and no thread waits long for another at the end), each
+/// thread keeping one piece memo across its texts (so a batch of many short texts merges a
+/// common piece once per thread, not once per text); the first error stops the claiming.
+/// Runs without the GIL.
+fn encode_each<'a>(
     split: Split<'_>,
     engine: &Engine,
-    texts: &[Option<&str>],
+    texts: &[Option<&'a str>],
     num_threads: usize,
 ) -> Result<Vec<Vec<u32>>, RegexEncodeError> {
     let threads = num_threads.clamp(1, texts.len().max(1));
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    if threads > 1 {
+        order.sort_by_key(|&k| std::cmp::Reverse(texts[k].map_or(0, str::len)));
+    }
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let work = || -> Result<Vec<(usize, Vec<u32>)>, RegexEncodeError> {
         let mut done = Vec::new();
+        let mut memo = PieceMemo::<'a>::default();
         while !failed.load(Ordering::Relaxed) {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&text) = texts.get(k) else { break };
+            let Some(&k) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                break;
+            };
+            let text = texts[k];
             let ids = match text {
-                Some(text) => split.encode(engine, text).inspect_err(|_| {
-                    failed.store(true, Ordering::Relaxed);
-                })?,
+                Some(text) => split
+                    .encode_memo(engine, text, &mut memo)
+                    .inspect_err(|_| {
+                        failed.store(true, Ordering::Relaxed);
+                    })?,
                 None => Vec::new(),
             };
             done.push((k, ids));
@@ -535,6 +652,7 @@ fn next_chunk_len(name: &str, cps: Vec<u32>, i: usize) -> PyResult<usize> {
         PreTokenizer::Cl100k => cl100k::next_chunk_len(&cps, i),
         PreTokenizer::O200k => o200k::next_chunk_len(&cps, i),
         PreTokenizer::R50k => r50k::next_chunk_len(&cps, i),
+        PreTokenizer::Llama3 => llama3::next_chunk_len(&cps, i),
     })
 }
 

@@ -116,8 +116,10 @@ theorem toNat_ofNat_lt {n : Nat} (h : n < 256) : (UInt8.ofNat n).toNat = n := by
 theorem ofNat_61_eq_of_toNat {c : UInt8} (h : c.toNat = 61) : 61 = c :=
   UInt8.toNat_inj.mp (by rw [h]; rfl)
 
-theorem isNil_iff {l : List UInt8} : isNil l = true ↔ l = [] := by
-  cases l <;> simp [isNil]
+/-- The compiled `isNil` (an own definition for the offline compiler) is core's `List.isEmpty`:
+its facts come from core's lemmas (`List.isEmpty_iff`). -/
+theorem isNil_eq_isEmpty (l : List UInt8) : isNil l = l.isEmpty := by
+  cases l <;> rfl
 
 /-- **Base64 decoding accepts only encodings**: what `decode64` accepts is the encoding of what
 it returns (canonical base64, so decoding is injective). -/
@@ -139,7 +141,7 @@ theorem encode64_of_decode64 : ∀ (cs bs : List UInt8), decode64 cs = some bs �
         toNat_ofNat_lt (by omega)
       split at h
       next hpad =>
-        simp only [Bool.and_eq_true, beq_iff_eq, isNil_iff] at hpad
+        simp only [Bool.and_eq_true, beq_iff_eq, isNil_eq_isEmpty, List.isEmpty_iff] at hpad
         obtain ⟨⟨hc, hd⟩, rfl⟩ := hpad
         split at h
         next h16 =>
@@ -153,7 +155,8 @@ theorem encode64_of_decode64 : ∀ (cs bs : List UInt8), decode64 cs = some bs �
       next =>
         split at h
         next hpad =>
-          simp only [Bool.and_eq_true, beq_iff_eq, isNil_iff, decide_eq_true_eq] at hpad
+          simp only [Bool.and_eq_true, beq_iff_eq, isNil_eq_isEmpty, List.isEmpty_iff,
+            decide_eq_true_eq] at hpad
           obtain ⟨⟨hc, hd⟩, rfl⟩ := hpad
           have hy : (UInt8.ofNat (b64 b % 16 * 16 + b64 c / 4)).toNat =
               b64 b % 16 * 16 + b64 c / 4 := toNat_ofNat_lt (by omega)

@@ -14,10 +14,10 @@ The seed's encoder (`Bpe.encodeChunk`) reads its merge list only through `List.l
 spec on its table's entries) and `Bpe.Exec.RanksTables` (the tables `runRanks` builds answer as the
 spec's tables of the parsed entries), the ids `runRanks` computes from the parsed entries
 `toks` are `Bpe.encodeWith` with `Bpe.recoverMerges toks.toList` and
-`Bpe.rankShuffle toks.toList` (`encodeWith_ranks`), whenever `runRanks` passes its two
-run-time checks; and under `Bpe.RanksOk` they are tiktoken's algorithm on the parsed table
-(`encodeRanksWith_ranks`, from `Bpe.encodeWith_eq_encodeRanksWith`). `runRanks` also checks
-condition C itself (`checkRanksX`, sound by `Bpe.Exec.ranksOk_of_checkRanksX`), so the ids of a
+`Bpe.rankShuffle toks.toList` (`encodeChunks_eq_encodeWith_of_sorted`), whenever `runRanks`
+passes its two run-time checks; and under `Bpe.RanksOk` they are tiktoken's algorithm on the
+parsed table (`encodeChunks_eq_encodeRanksWith_of_ranksOk`, from
+`Bpe.encodeWith_eq_encodeRanksWith`). `runRanks` also checks condition C itself (`checkRanksX`, sound by `Bpe.Exec.ranksOk_of_checkRanksX`), so the ids of a
 run that passes its three checks are tiktoken's with no further hypothesis
 (`encodeChunks_eq_encodeRanksWith_of_checkRanksX`).
 -/
@@ -73,7 +73,7 @@ theorem encodeChunks_ranks (toks : Array TokEntry) (hs : sortedToks (keysOf toks
 /-- **The ids of the rank-file run are the spec's**: for any pre-tokenizer, encoding a text's
 chunks with the tables `runRanks` builds from the parsed entries `toks` is `Bpe.encodeWith`
 with `Bpe.recoverMerges toks.toList` and `Bpe.rankShuffle toks.toList`. -/
-theorem encodeWith_ranks (toks : Array TokEntry) (hs : sortedToks (keysOf toks) = true)
+theorem encodeChunks_eq_encodeWith_of_sorted (toks : Array TokEntry) (hs : sortedToks (keysOf toks) = true)
     (hm : sorted (mergesOf (keysOf toks) toks) = true) (pre : Bytes → List Bytes)
     (text : String) :
     encodeChunks (mergesOf (keysOf toks) toks)
@@ -83,13 +83,13 @@ theorem encodeWith_ranks (toks : Array TokEntry) (hs : sortedToks (keysOf toks) 
 
 /-- **The ids of the rank-file run are tiktoken's**: under `Bpe.RanksOk` (condition C) on the
 parsed entries, they are `Bpe.encodeRanksWith` (tiktoken's algorithm) on the parsed table. -/
-theorem encodeRanksWith_ranks (toks : Array TokEntry) (hs : sortedToks (keysOf toks) = true)
+theorem encodeChunks_eq_encodeRanksWith_of_ranksOk (toks : Array TokEntry) (hs : sortedToks (keysOf toks) = true)
     (hm : sorted (mergesOf (keysOf toks) toks) = true) (hok : RanksOk toks.toList)
     (pre : Bytes → List Bytes) (text : String) :
     some (encodeChunks (mergesOf (keysOf toks) toks)
         (fun x => shuffleOf (shuffleTable (keysOf toks) 256 #[]) x) (pre (stringBytes text))) =
       encodeRanksWith pre toks.toList text := by
-  rw [encodeWith_ranks toks hs hm]
+  rw [encodeChunks_eq_encodeWith_of_sorted toks hs hm]
   exact encodeWith_eq_encodeRanksWith hok pre text
 
 /-- **The ids of a rank-file run that passes its checks are tiktoken's**: when the parsed
@@ -104,6 +104,12 @@ theorem encodeChunks_eq_encodeRanksWith_of_checkRanksX (toks : Array TokEntry)
     some (encodeChunks (mergesOf (keysOf toks) toks)
         (fun x => shuffleOf (shuffleTable (keysOf toks) 256 #[]) x) (pre (stringBytes text))) =
       encodeRanksWith pre toks.toList text :=
-  encodeRanksWith_ranks toks hs hm (ranksOk_of_checkRanksX toks hs hc) pre text
+  encodeChunks_eq_encodeRanksWith_of_ranksOk toks hs hm (ranksOk_of_checkRanksX toks hs hc) pre text
+
+@[deprecated encodeChunks_eq_encodeWith_of_sorted (since := "2026-11-27")]
+abbrev encodeWith_ranks := @encodeChunks_eq_encodeWith_of_sorted
+
+@[deprecated encodeChunks_eq_encodeRanksWith_of_ranksOk (since := "2026-11-27")]
+abbrev encodeRanksWith_ranks := @encodeChunks_eq_encodeRanksWith_of_ranksOk
 
 end Bpe.Exec

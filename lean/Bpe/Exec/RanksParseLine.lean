@@ -102,7 +102,8 @@ theorem parseLine_ok {b : ByteArray} {i : Nat} {tok : List UInt8} {r p : Nat}
         next hend =>
           simp only [Except.ok.injEq, Prod.mk.injEq] at h
           obtain ⟨⟨rfl, rfl⟩, rfl⟩ := h
-          rw [hcs1, revBytes_eq, List.append_nil, List.append_nil, List.reverse_reverse] at hdec
+          rw [hcs1, revBytes_eq_reverseAux, List.reverseAux_eq, List.append_nil, List.append_nil,
+            List.reverse_reverse] at hdec
           have henc := encode64_of_decode64 _ _ hdec
           have hsp' := drop_eq_byteAt_cons hsp.1
           rw [hsp.2] at hsp'

@@ -122,8 +122,8 @@ theorem parseLine_of_drop (b : ByteArray) (i : Nat) (tok : List UInt8) (r : Nat)
     cases tok with
     | nil => exact absurd rfl ht
     | cons x xs => exact ⟨x, xs, rfl⟩
-  simp only [parseLine, hf, List.append_nil, revBytes_eq, List.reverse_reverse,
-    decode64_encode64, hjs, hjb, hdig, hdg, hks, hkb]
+  simp only [parseLine, hf, List.append_nil, revBytes_eq_reverseAux, List.reverseAux_eq,
+    List.reverse_reverse, decode64_encode64, hjs, hjb, hdig, hdg, hks, hkb]
   simp only [decide_true, beq_self_eq_true, Bool.and_self, Bool.not_true, Bool.false_eq_true,
     ↓reduceIte, bne_self_eq_false, Bool.and_false, Except.ok.injEq,
     Prod.mk.injEq, true_and]

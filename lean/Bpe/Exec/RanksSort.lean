@@ -153,104 +153,130 @@ theorem getA_if_none {α : Type} {a : Array α} {i m : Nat}
     omega
   · omega
 
-theorem sortNext_inv {α : Type} (lt : α → α → Bool) (orig : List α) :
-    ∀ st : SortState α, sortStop st = false → SortInv orig st → SortInv orig (sortNext lt st) := by
-  intro st hstop hinv
-  generalize h : sortNext lt st = st'
-  obtain ⟨src, dst, w, lo, i, j⟩ := st
+/-- At the end of a pass (`lo` past the end), starting the next pass on `dst` with runs twice
+as wide keeps the invariant. -/
+theorem sortInv_nextPass {α : Type} {orig : List α} {src dst : Array α} {w lo i j : Nat}
+    (hinv : SortInv orig ⟨src, dst, w, lo, i, j⟩) (hlo : src.size ≤ lo) :
+    SortInv orig ⟨dst, #[], 2 * w, 0, 0, minN (2 * w) src.size⟩ := by
   obtain ⟨hsrc, hperm, hli, hmj, hjh⟩ := hinv
   simp only [sortRest] at hperm hmj hjh hli
-  simp only [sortStop, decide_eq_false_iff_not] at hstop
+  have hn := hsrc.length_eq
+  simp only [Array.length_toList, minN_eq] at hn hmj
+  rw [List.drop_eq_nil_of_le (by simp; omega), List.drop_eq_nil_of_le (by simp; omega),
+    List.take_nil, List.append_nil, List.append_nil] at hperm
+  have hd : dst.size = src.size := by
+    have := hperm.length_eq
+    simp only [Array.length_toList] at this
+    omega
+  refine ⟨hperm, ?_, Nat.le_refl _, ?_, ?_⟩
+  · simp only [sortRest, List.nil_append, List.drop_zero, Nat.sub_zero,
+      Nat.zero_add, hd, List.take_append_drop]
+    exact hperm
+  · simp only [minN_eq, hd]
+    omega
+  · simp only [minN_eq, hd]
+    omega
+
+/-- Moving the head `src[j]` of the right run to `dst` keeps the invariant. -/
+theorem sortInv_push_right {α : Type} {orig : List α} {src dst : Array α} {w lo i j : Nat}
+    (hinv : SortInv orig ⟨src, dst, w, lo, i, j⟩) (hj : j < src.size)
+    (hjhi : j < minN (lo + 2 * w) src.size) :
+    SortInv orig ⟨src, dst.push src[j], w, lo, i, j + 1⟩ := by
+  obtain ⟨hsrc, hperm, hli, hmj, hjh⟩ := hinv
+  simp only [sortRest] at hperm hmj hjh hli
+  simp only [SortInv]
+  refine ⟨hsrc, ?_, hli, by omega, by omega⟩
+  simp only [sortRest, Array.toList_push]
+  have hdj : src.toList.drop j = src[j] :: src.toList.drop (j + 1) := by
+    rw [List.drop_eq_getElem_cons (by simpa using hj)]
+    simp
+  rw [hdj] at hperm
+  refine List.Perm.trans ?_ hperm
+  rw [List.append_assoc, List.singleton_append]
+  exact (List.perm_middle.append_left _).symm
+
+/-- Moving the head `src[i]` of the left run to `dst` keeps the invariant. -/
+theorem sortInv_push_left {α : Type} {orig : List α} {src dst : Array α} {w lo i j : Nat}
+    (hinv : SortInv orig ⟨src, dst, w, lo, i, j⟩) (hi : i < src.size)
+    (himid : i < minN (lo + w) src.size) :
+    SortInv orig ⟨src, dst.push src[i], w, lo, i + 1, j⟩ := by
+  obtain ⟨hsrc, hperm, hli, hmj, hjh⟩ := hinv
+  simp only [sortRest] at hperm hmj hjh hli
+  simp only [SortInv]
+  refine ⟨hsrc, ?_, by omega, hmj, hjh⟩
+  simp only [sortRest, Array.toList_push]
+  rw [take_drop_cons _ himid (by simpa using hi)] at hperm
+  simp only [Array.getElem_toList] at hperm
+  simpa using hperm
+
+/-- When both runs are used up, going on to the next pair of runs keeps the invariant. -/
+theorem sortInv_nextRuns {α : Type} {orig : List α} {src dst : Array α} {w lo i j : Nat}
+    (hinv : SortInv orig ⟨src, dst, w, lo, i, j⟩) (himid : minN (lo + w) src.size ≤ i)
+    (hjhi : minN (lo + 2 * w) src.size ≤ j) :
+    SortInv orig ⟨src, dst, w, minN (lo + 2 * w) src.size, minN (lo + 2 * w) src.size,
+      minN (minN (lo + 2 * w) src.size + w) src.size⟩ := by
+  obtain ⟨hsrc, hperm, hli, hmj, hjh⟩ := hinv
+  simp only [sortRest] at hperm hmj hjh hli
+  have hj : j = minN (lo + 2 * w) src.size := by omega
+  refine ⟨hsrc, ?_, Nat.le_refl _, ?_, ?_⟩
+  · simp only [sortRest]
+    rw [take_drop_append_drop _ (by simp only [minN_eq]; omega)]
+    rw [show minN (lo + w) src.size - i = 0 by omega, List.take_zero, List.nil_append,
+      hj] at hperm
+    exact hperm
+  · simp only [minN_eq]
+    omega
+  · simp only [minN_eq]
+    omega
+
+/-- One step of the merge sort keeps its invariant. -/
+theorem sortNext_inv {α : Type} (lt : α → α → Bool) (orig : List α) :
+    ∀ st : SortState α, sortStop st = false → SortInv orig st → SortInv orig (sortNext lt st) := by
+  intro st _ hinv
+  generalize h : sortNext lt st = st'
+  obtain ⟨src, dst, w, lo, i, j⟩ := st
   simp only [sortNext] at h
   split at h
   next hlo =>
     subst h
-    have hn := hsrc.length_eq
-    simp only [Array.length_toList, minN_eq] at hn hmj
-    rw [List.drop_eq_nil_of_le (by simp; omega), List.drop_eq_nil_of_le (by simp; omega),
-      List.take_nil, List.append_nil, List.append_nil] at hperm
-    have hd : dst.size = src.size := by
-      have := hperm.length_eq
-      simp only [Array.length_toList] at this
-      omega
-    refine ⟨hperm, ?_, Nat.le_refl _, ?_, ?_⟩
-    · simp only [sortRest, List.nil_append, List.drop_zero, Nat.sub_zero,
-        Nat.zero_add, hd, List.take_append_drop]
-      exact hperm
-    · simp only [minN_eq, hd]
-      omega
-    · simp only [minN_eq, hd]
-      omega
+    exact sortInv_nextPass hinv hlo
   next hlo =>
     generalize hx : (if i < minN (lo + w) src.size then getA src i else none) = ox at h
     generalize hy : (if j < minN (lo + 2 * w) src.size then getA src j else none) = oy at h
     have hmid : minN (lo + w) src.size ≤ src.size := by rw [minN_eq]; omega
     have hhi : minN (lo + 2 * w) src.size ≤ src.size := by rw [minN_eq]; omega
-    -- moving the head of the right run
-    have moveY : ∀ (y : α) (hj : j < src.size), src[j] = y → j < minN (lo + 2 * w) src.size →
-        SortInv orig ⟨src, dst.push y, w, lo, i, j + 1⟩ := by
-      intro y hj hyj hjhi
-      subst hyj
-      simp only [SortInv]
-      refine ⟨hsrc, ?_, hli, by omega, by omega⟩
-      simp only [sortRest, Array.toList_push]
-      have hdj : src.toList.drop j = src[j] :: src.toList.drop (j + 1) := by
-        rw [List.drop_eq_getElem_cons (by simpa using hj)]
-        simp
-      rw [hdj] at hperm
-      refine List.Perm.trans ?_ hperm
-      rw [List.append_assoc, List.singleton_append]
-      exact (List.perm_middle.append_left _).symm
-    -- moving the head of the left run
-    have moveX : ∀ (x : α) (hi : i < src.size), src[i] = x → i < minN (lo + w) src.size →
-        SortInv orig ⟨src, dst.push x, w, lo, i + 1, j⟩ := by
-      intro x hi hxi himid
-      subst hxi
-      simp only [SortInv]
-      refine ⟨hsrc, ?_, by omega, hmj, hjh⟩
-      simp only [sortRest, Array.toList_push]
-      rw [take_drop_cons _ himid (by simpa using hi)] at hperm
-      simp only [Array.getElem_toList] at hperm
-      simpa using hperm
     cases ox with
     | some x =>
       obtain ⟨himid, hi, hxi⟩ := getA_if_some hx
+      subst hxi
       cases oy with
       | some y =>
         obtain ⟨hjhi, hj, hyj⟩ := getA_if_some hy
+        subst hyj
         simp only at h
         split at h
         · subst h
-          exact moveY y hj hyj hjhi
+          exact sortInv_push_right hinv hj hjhi
         · subst h
-          exact moveX x hi hxi himid
+          exact sortInv_push_left hinv hi himid
       | none =>
         simp only at h
         subst h
-        exact moveX x hi hxi himid
+        exact sortInv_push_left hinv hi himid
     | none =>
       have himid := getA_if_none hx hmid
       cases oy with
       | some y =>
         obtain ⟨hjhi, hj, hyj⟩ := getA_if_some hy
+        subst hyj
         simp only at h
         subst h
-        exact moveY y hj hyj hjhi
+        exact sortInv_push_right hinv hj hjhi
       | none =>
         have hjhi := getA_if_none hy hhi
         simp only at h
         subst h
-        have hj : j = minN (lo + 2 * w) src.size := by omega
-        refine ⟨hsrc, ?_, Nat.le_refl _, ?_, ?_⟩
-        · simp only [sortRest]
-          rw [take_drop_append_drop _ (by simp only [minN_eq]; omega)]
-          rw [show minN (lo + w) src.size - i = 0 by omega, List.take_zero, List.nil_append,
-            hj] at hperm
-          exact hperm
-        · simp only [minN_eq]
-          omega
-        · simp only [minN_eq]
-          omega
+        exact sortInv_nextRuns hinv himid hjhi
 
 /-- **The merge sort permutes its input** (whether or not its driver ran to the end). -/
 theorem sortBy_perm {α : Type} (lt : α → α → Bool) (a : Array α) :

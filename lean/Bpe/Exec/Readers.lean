@@ -50,9 +50,11 @@ def readNats (b : ByteArray) : Nat → Nat → List Nat × Nat
     let r := readNats b n a.2
     (a.1 :: r.1, r.2)
 
-theorem revBytes_eq : ∀ xs acc : List UInt8, revBytes xs acc = xs.reverse ++ acc
+/-- The compiled `revBytes` (an own definition for the offline compiler) is core's
+`List.reverseAux`: its facts come from core's lemmas (`List.reverseAux_eq`). -/
+theorem revBytes_eq_reverseAux : ∀ xs acc : List UInt8, revBytes xs acc = xs.reverseAux acc
   | [], _ => rfl
-  | x :: xs, acc => by simp [revBytes, revBytes_eq xs]
+  | x :: xs, acc => revBytes_eq_reverseAux xs (x :: acc)
 
 /-- **`readBytes` never truncates**: the bytes it returns are the numbers it read (after the
 reversed accumulator), value for value, and it ends where they end. -/
@@ -63,7 +65,7 @@ theorem readBytes_map_toNat (b : ByteArray) :
   | 0, i, acc, bs, j, h => by
     simp only [readBytes, Option.some.injEq, Prod.mk.injEq] at h
     obtain ⟨rfl, rfl⟩ := h
-    simp [readNats, revBytes_eq]
+    simp [readNats, revBytes_eq_reverseAux, List.reverseAux_eq]
   | n + 1, i, acc, bs, j, h => by
     cases hx : byteOfNat? (readNat b i).1 with
     | none => simp [readBytes, hx] at h

@@ -42,6 +42,59 @@ def BlockInv (ranks : Ranks) (w : Bytes) (x y : Bytes) (r : Nat) (M : List Bytes
   mergePair x y (x ++ y) P = M ∧
   ∀ p ∈ adjacentPairs P, ∀ s, rankOf ranks (p.1 ++ p.2) = some s → r ≤ s
 
+/-- In a block of merges of rank `r` of the pair `x, y`, the leftmost lowest pair below
+`r + 1` is `x, y` itself, of rank `r`: its rank is `r` (no pair ranks below `r`), so it
+concatenates to `x ++ y` (injective ranks) and is that token's recorded decomposition. -/
+theorem eq_pair_of_blockInv
+    (hinj : ∀ t t' r, rankOf ranks t = some r → rankOf ranks t' = some r → t = t')
+    (hC : ∀ t r, rankOf ranks t = some r → 2 ≤ t.length →
+      (decomposeToken ranks t (some r)).length = 2)
+    {w : Bytes} {x y : Bytes} {r : Nat} {M : List Bytes}
+    (hr : rankOf ranks (x ++ y) = some r) (hxy : decomposeToken ranks (x ++ y) (some r) = [x, y])
+    {L : List Bytes} {x' y' : Bytes} {R : List Bytes} {s : Nat}
+    (h : BlockInv ranks w x y r M (L ++ x' :: y' :: R))
+    (hbest : IsBestPair ranks (some (r + 1)) L x' y' R s) :
+    x' = x ∧ y' = y ∧ s = r := by
+  obtain ⟨⟨j, hj⟩, -, hge⟩ := h
+  have hs := rankOf_of_allowedRank hbest.1
+  have hrs : r ≤ s := hge (x', y') (mem_adjacentPairs_of_split L R x' y') s hs.1
+  have hsr : s < r + 1 := hs.2 (r + 1) rfl
+  have hseq : s = r := by omega
+  have hs1 : rankOf ranks (x' ++ y') = some r := hseq ▸ hs.1
+  have heq : x' ++ y' = x ++ y := hinj _ _ _ hs1 hr
+  have hdec : decomposeToken ranks (x' ++ y') (some r) = [x', y'] :=
+    decomposeToken_eq_pair hC hj hs1
+  rw [heq, hxy] at hdec
+  simp only [List.cons.injEq, and_true] at hdec
+  exact ⟨hdec.1.symm, hdec.2.symm, hseq⟩
+
+/-- In a state of tiktoken's run, a pair one of whose parts is a token `t` of rank `r` (at
+least two bytes long) has a rank of at least `r`: `t` is one of the two parts of the pair's
+decomposition, which are built below the pair's rank. -/
+theorem le_rank_of_mem_adjacentPairs_run
+    (hC : ∀ t r, rankOf ranks t = some r → 2 ≤ t.length →
+      (decomposeToken ranks t (some r)).length = 2)
+    {w : Bytes} {j : Nat} {Q : List Bytes}
+    (hQ : decomposeLoop ranks none j (w.map fun c => [c]) = Q)
+    {t : Bytes} {r : Nat} (hr : rankOf ranks t = some r) (ht2 : 2 ≤ t.length)
+    {p : Bytes × Bytes} (hp : p ∈ adjacentPairs Q) (ht : p.1 = t ∨ p.2 = t)
+    {s : Nat} (hs : rankOf ranks (p.1 ++ p.2) = some s) : r ≤ s := by
+  obtain ⟨A, C, hAC⟩ := exists_split_of_mem_adjacentPairs hp
+  rw [← hQ] at hAC
+  have hd := decomposeToken_eq_pair hC hAC hs
+  have hok := partsOk_decomposeLoop (partsOk_singles ranks (some s) (p.1 ++ p.2))
+    (p.1 ++ p.2).length
+  unfold decomposeToken at hd
+  rw [hd] at hok
+  have hmem : t ∈ [p.1, p.2] := by rcases ht with ht | ht <;> simp [ht]
+  rcases hok t hmem with h1 | ⟨-, r', hr'⟩
+  · omega
+  · obtain ⟨h1, h2⟩ := rankOf_of_allowedRank hr'
+    rw [hr] at h1
+    cases h1
+    exact Nat.le_of_lt (h2 s rfl)
+
+/-- One step of a block of merges of rank `r` keeps its invariant. -/
 theorem blockInv_stepParts
     (hinj : ∀ t t' r, rankOf ranks t = some r → rankOf ranks t' = some r → t = t')
     (hC : ∀ t r, rankOf ranks t = some r → 2 ≤ t.length →
@@ -50,25 +103,15 @@ theorem blockInv_stepParts
     (hr : rankOf ranks (x ++ y) = some r) (hxy : decomposeToken ranks (x ++ y) (some r) = [x, y])
     (hx : 1 ≤ x.length) (hy : 1 ≤ y.length) {P : List Bytes} (h : BlockInv ranks w x y r M P) :
     BlockInv ranks w x y r M (stepParts ranks (some (r + 1)) P) := by
-  obtain ⟨⟨j, hj⟩, hM, hge⟩ := h
   cases hb : bestPairIndex ranks (some (r + 1)) 0 P with
-  | none => rw [stepParts_of_none hb]; exact ⟨⟨j, hj⟩, hM, hge⟩
+  | none => rw [stepParts_of_none hb]; exact h
   | some q =>
     obtain ⟨i, s⟩ := q
     obtain ⟨L, x', y', R, rfl, -, hbest⟩ :=
       bestPairIndex_eq_some_split ranks (some (r + 1)) 0 _ i s hb
-    have hs := rankOf_of_allowedRank hbest.1
-    have hrs : r ≤ s := hge (x', y') (mem_adjacentPairs_of_split L R x' y') s hs.1
-    have hsr : s < r + 1 := hs.2 (r + 1) rfl
-    have hseq : s = r := by omega
-    have hs1 : rankOf ranks (x' ++ y') = some r := hseq ▸ hs.1
-    have heq : x' ++ y' = x ++ y := hinj _ _ _ hs1 hr
-    have hdec : decomposeToken ranks (x' ++ y') (some r) = [x', y'] :=
-      decomposeToken_eq_pair hC hj hs1
-    rw [heq, hxy] at hdec
-    simp only [List.cons.injEq, and_true] at hdec
-    obtain ⟨hx', hy'⟩ := hdec
-    subst x' y'
+    obtain ⟨hx', hy', hs⟩ := eq_pair_of_blockInv hinj hC hr hxy h hbest
+    subst x' y' s
+    obtain ⟨⟨j, hj⟩, hM, hge⟩ := h
     have htx : x ++ y ≠ x := fun h => by
       have := congrArg List.length h; simp only [List.length_append] at this; omega
     have hty : x ++ y ≠ y := fun h => by
@@ -84,24 +127,10 @@ theorem blockInv_stepParts
     have hstep := stepParts_of_isBestPair hbest
     have hiter : decomposeLoop ranks none (j + 1) (w.map fun c => [c]) = L ++ (x ++ y) :: R := by
       rw [decomposeLoop_succ_step', hj, stepParts_of_isBestPair hbest.unbounded]
-    -- a pair containing the new token has a rank above `r`
     have hnew : ∀ p ∈ adjacentPairs (L ++ (x ++ y) :: R), (p.1 = x ++ y ∨ p.2 = x ++ y) →
-        ∀ s', rankOf ranks (p.1 ++ p.2) = some s' → r ≤ s' := by
-      intro p hp ht s' hs'
-      obtain ⟨A, C, hAC⟩ := exists_split_of_mem_adjacentPairs hp
-      rw [← hiter] at hAC
-      have hd := decomposeToken_eq_pair hC hAC hs'
-      have hok := partsOk_decomposeLoop (partsOk_singles ranks (some s') (p.1 ++ p.2))
-        (p.1 ++ p.2).length
-      unfold decomposeToken at hd
-      rw [hd] at hok
-      have hmem : x ++ y ∈ [p.1, p.2] := by rcases ht with ht | ht <;> simp [ht]
-      rcases hok (x ++ y) hmem with h1 | ⟨-, r', hr'⟩
-      · simp only [List.length_append] at h1; omega
-      · obtain ⟨h1, h2⟩ := rankOf_of_allowedRank hr'
-        rw [hr] at h1
-        cases h1
-        exact Nat.le_of_lt (h2 s' rfl)
+        ∀ s', rankOf ranks (p.1 ++ p.2) = some s' → r ≤ s' := fun p hp ht s' hs' =>
+      le_rank_of_mem_adjacentPairs_run hC hiter hr (by simp only [List.length_append]; omega)
+        hp ht hs'
     refine ⟨⟨j + 1, by rw [hiter, hstep]⟩, ?_, ?_⟩
     · rw [hstep, mergePair_leftmost x y (x ++ y) htx hty L R hnot]; exact hM
     · rw [hstep]
@@ -291,6 +320,78 @@ theorem decomposeToken_eq_of_run {w : Bytes} {k : Nat} {Q : List Bytes}
 
 /-! ## The seed's loop follows tiktoken's run -/
 
+/-- A merge the seed picks on the ids of a state of tiktoken's run is the pair of ids of two
+adjacent parts, whose concatenation is the token of the merge's rank with those two parts as
+its recorded decomposition. -/
+theorem exists_pair_of_bestMerge_run (h : RanksOk ranks) {w : Bytes} {k : Nat} {Q : List Bytes}
+    (hk : decomposeLoop ranks none k (w.map fun c => [c]) = Q) {pp : Nat × Nat} {i : Nat}
+    (hbm : bestMerge (recoverMerges ranks) (getStats (Q.map (rankOrZero ranks))) =
+      some (pp, i)) :
+    ∃ x y, (x, y) ∈ adjacentPairs Q ∧ pp = (rankOrZero ranks x, rankOrZero ranks y) ∧
+      rankOf ranks (x ++ y) = some i ∧ decomposeToken ranks (x ++ y) (some i) = [x, y] := by
+  have hranked := rankOf_rankOrZero_of_run h hk
+  obtain ⟨hl, hmem⟩ := bestMerge_eq_some _ _ _ _ hbm
+  rw [mem_getStats, adjacentPairs_map] at hmem
+  obtain ⟨⟨x, y⟩, hxy, rfl⟩ := List.mem_map.mp hmem
+  have hl' : (recoverMerges ranks).lookup (rankOrZero ranks x, rankOrZero ranks y) =
+      some i := hl
+  obtain ⟨p0, p1, ht, hd, ha, hb⟩ := recoverMerges_lookup_some h hl'
+  have e0 : p0 = x := h.rankOf_inj ha (hranked x (mem_of_mem_adjacentPairs hxy).1)
+  have e1 : p1 = y := h.rankOf_inj hb (hranked y (mem_of_mem_adjacentPairs hxy).2)
+  rw [e0, e1] at ht hd
+  exact ⟨x, y, hxy, rfl, ht, hd⟩
+
+/-- When tiktoken's run has no pair with a rank left, the seed finds no merge on its ids. -/
+theorem bestMerge_eq_none_of_run (h : RanksOk ranks) {w : Bytes} {k : Nat} {Q : List Bytes}
+    (hk : decomposeLoop ranks none k (w.map fun c => [c]) = Q)
+    (hb : bestPairIndex ranks none 0 Q = none) :
+    bestMerge (recoverMerges ranks) (getStats (Q.map (rankOrZero ranks))) = none := by
+  cases hbm : bestMerge (recoverMerges ranks) (getStats (Q.map (rankOrZero ranks))) with
+  | none => rfl
+  | some pr =>
+    obtain ⟨pp, i⟩ := pr
+    obtain ⟨x, y, hxy, -, ht, -⟩ := exists_pair_of_bestMerge_run h hk hbm
+    have h0 : allowedRank ranks none (x ++ y) = none :=
+      allowedRank_eq_none_of_bestPairIndex ranks none 0 Q hb (x, y) hxy
+    rw [allowedRank_none, ht] at h0
+    cases h0
+
+/-- At tiktoken's leftmost lowest pair `x, y` (of rank `r`), the seed picks the merge of the
+ids of `x` and `y`, with index `r`. -/
+theorem bestMerge_eq_of_isBestPair (h : RanksOk ranks) {w : Bytes} {k : Nat} {L : List Bytes}
+    {x y : Bytes} {R : List Bytes} {r : Nat}
+    (hk : decomposeLoop ranks none k (w.map fun c => [c]) = L ++ x :: y :: R)
+    (hbest : IsBestPair ranks none L x y R r) :
+    bestMerge (recoverMerges ranks) (getStats ((L ++ x :: y :: R).map (rankOrZero ranks))) =
+      some ((rankOrZero ranks x, rankOrZero ranks y), r) := by
+  have hranked := rankOf_rankOrZero_of_run h hk
+  have hr : rankOf ranks (x ++ y) = some r := by
+    rw [← allowedRank_none]; exact hbest.1
+  have hxy : decomposeToken ranks (x ++ y) (some r) = [x, y] :=
+    decomposeToken_eq_pair h.twoParts hk hr
+  have hlk : (recoverMerges ranks).lookup (rankOrZero ranks x, rankOrZero ranks y) =
+      some r := recoverMerges_lookup_of h hr hxy (hranked x (by simp)) (hranked y (by simp))
+  have hin : (rankOrZero ranks x, rankOrZero ranks y) ∈
+      (getStats ((L ++ x :: y :: R).map (rankOrZero ranks))).map Prod.fst := by
+    rw [mem_getStats, adjacentPairs_map]
+    exact List.mem_map.mpr ⟨(x, y), mem_adjacentPairs_of_split L R x y, rfl⟩
+  cases hbm : bestMerge (recoverMerges ranks) (getStats ((L ++ x :: y :: R).map
+      (rankOrZero ranks))) with
+  | none => rw [lookup_eq_none_of_bestMerge _ _ hbm _ hin] at hlk; cases hlk
+  | some pr =>
+    obtain ⟨pp, i⟩ := pr
+    have hle := bestMerge_le _ _ _ _ hbm _ hin r hlk
+    obtain ⟨x', y', hxy', rfl, ht, hd⟩ := exists_pair_of_bestMerge_run h hk hbm
+    have hge : r ≤ i := le_of_isBestPair hbest (x', y') hxy' i
+      (by rw [allowedRank_none]; exact ht)
+    have hir : i = r := by omega
+    rw [hir] at ht hd
+    have heq : x' ++ y' = x ++ y := h.rankOf_inj ht hr
+    rw [heq, hxy] at hd
+    simp only [List.cons.injEq, and_true] at hd
+    obtain ⟨h1, h2⟩ := hd
+    rw [hir, ← h1, ← h2]
+
 /-- **The seed's loop follows tiktoken's run**: on the ranks of any state of tiktoken's run,
 the seed's merge loop returns the ranks of tiktoken's result. -/
 theorem encodeLoop_eq (h : RanksOk ranks) (w : Bytes) :
@@ -304,83 +405,29 @@ theorem encodeLoop_eq (h : RanksOk ranks) (w : Bytes) :
     rw [decomposeToken_eq_of_run hk (by simp [bestPairIndex])]
     rfl
   | fuel + 1, Q, ⟨k, hk⟩, hlen => by
-    have hranked := rankOf_rankOrZero_of_run h hk
     cases hb : bestPairIndex ranks none 0 Q with
     | none =>
       rw [decomposeToken_eq_of_run hk hb]
-      have hbm : bestMerge (recoverMerges ranks) (getStats (Q.map (rankOrZero ranks))) = none := by
-        cases hbm : bestMerge (recoverMerges ranks) (getStats (Q.map (rankOrZero ranks))) with
-        | none => rfl
-        | some pr =>
-          exfalso
-          obtain ⟨pp, i⟩ := pr
-          obtain ⟨hl, hmem⟩ := bestMerge_eq_some _ _ _ _ hbm
-          rw [mem_getStats, adjacentPairs_map] at hmem
-          obtain ⟨⟨x, y⟩, hxy, rfl⟩ := List.mem_map.mp hmem
-          have hl' : (recoverMerges ranks).lookup (rankOrZero ranks x, rankOrZero ranks y) =
-              some i := hl
-          obtain ⟨p0, p1, ht, -, ha, hb'⟩ := recoverMerges_lookup_some h hl'
-          have e0 : p0 = x := h.rankOf_inj ha (hranked x (mem_of_mem_adjacentPairs hxy).1)
-          have e1 : p1 = y := h.rankOf_inj hb' (hranked y (mem_of_mem_adjacentPairs hxy).2)
-          rw [e0, e1] at ht
-          have h0 : allowedRank ranks none (x ++ y) = none :=
-            allowedRank_eq_none_of_bestPairIndex ranks none 0 Q hb (x, y) hxy
-          rw [allowedRank_none, ht] at h0
-          cases h0
-      simp only [encodeLoop, hbm]
+      simp only [encodeLoop, bestMerge_eq_none_of_run h hk hb]
     | some q =>
       obtain ⟨i0, r⟩ := q
       obtain ⟨L, x, y, R, hQ, -, hbest⟩ := bestPairIndex_eq_some_split ranks none 0 Q i0 r hb
       subst hQ
+      have hranked := rankOf_rankOrZero_of_run h hk
       have hr : rankOf ranks (x ++ y) = some r := by
         rw [← allowedRank_none]; exact hbest.1
-      have hxy : decomposeToken ranks (x ++ y) (some r) = [x, y] :=
-        decomposeToken_eq_pair h.twoParts hk hr
-      have hrx := hranked x (by simp)
-      have hry := hranked y (by simp)
-      have hlk : (recoverMerges ranks).lookup (rankOrZero ranks x, rankOrZero ranks y) =
-          some r := recoverMerges_lookup_of h hr hxy hrx hry
-      have hin : (rankOrZero ranks x, rankOrZero ranks y) ∈
-          (getStats ((L ++ x :: y :: R).map (rankOrZero ranks))).map Prod.fst := by
-        rw [mem_getStats, adjacentPairs_map]
-        exact List.mem_map.mpr ⟨(x, y), mem_adjacentPairs_of_split L R x y, rfl⟩
-      have hbm : bestMerge (recoverMerges ranks) (getStats ((L ++ x :: y :: R).map
-          (rankOrZero ranks))) = some ((rankOrZero ranks x, rankOrZero ranks y), r) := by
-        cases hbm : bestMerge (recoverMerges ranks) (getStats ((L ++ x :: y :: R).map
-            (rankOrZero ranks))) with
-        | none => rw [lookup_eq_none_of_bestMerge _ _ hbm _ hin] at hlk; cases hlk
-        | some pr =>
-          obtain ⟨pp, i⟩ := pr
-          have hle := bestMerge_le _ _ _ _ hbm _ hin r hlk
-          obtain ⟨hl, hmem⟩ := bestMerge_eq_some _ _ _ _ hbm
-          rw [mem_getStats, adjacentPairs_map] at hmem
-          obtain ⟨⟨x', y'⟩, hxy', rfl⟩ := List.mem_map.mp hmem
-          have hl' : (recoverMerges ranks).lookup (rankOrZero ranks x', rankOrZero ranks y') =
-              some i := hl
-          obtain ⟨p0, p1, ht, hd, ha, hb'⟩ := recoverMerges_lookup_some h hl'
-          have e0 : p0 = x' := h.rankOf_inj ha (hranked x' (mem_of_mem_adjacentPairs hxy').1)
-          have e1 : p1 = y' := h.rankOf_inj hb' (hranked y' (mem_of_mem_adjacentPairs hxy').2)
-          rw [e0, e1] at ht hd
-          have hge : r ≤ i := le_of_isBestPair hbest (x', y') hxy' i
-            (by rw [allowedRank_none]; exact ht)
-          have hir : i = r := by omega
-          rw [hir] at ht hd
-          have heq : x' ++ y' = x ++ y := h.rankOf_inj ht hr
-          rw [heq, hxy] at hd
-          simp only [List.cons.injEq, and_true] at hd
-          obtain ⟨h1, h2⟩ := hd
-          rw [hir, ← h1, ← h2]
       have hinj : ∀ a ∈ L ++ x :: y :: R, ∀ z, rankOf ranks z = some (rankOrZero ranks z) →
           rankOrZero ranks a = rankOrZero ranks z → a = z := by
         intro a ha z hz e
         exact h.rankOf_inj (r := rankOrZero ranks z) (by rw [← e]; exact hranked a ha) hz
       have hrt : rankOrZero ranks (x ++ y) = r := by simp [rankOrZero, hr]
       have hmerge := merge_map (rankOrZero ranks) x y (x ++ y) (L ++ x :: y :: R)
-        (fun a ha e => hinj a ha x hrx e) (fun a ha e => hinj a ha y hry e)
+        (fun a ha e => hinj a ha x (hranked x (by simp)) e)
+        (fun a ha e => hinj a ha y (hranked y (by simp)) e)
       rw [hrt] at hmerge
       obtain ⟨k', hk'⟩ := exists_decomposeLoop_mergePair h.inj h.twoParts hk hbest
       have hlt := length_mergePair_lt x y (x ++ y) _ (mem_adjacentPairs_of_split L R x y)
-      simp only [encodeLoop, hbm]
+      simp only [encodeLoop, bestMerge_eq_of_isBestPair h hk hbest]
       rw [hmerge]
       exact encodeLoop_eq h w fuel _ ⟨k', hk'⟩ (by omega)
 

@@ -51,8 +51,6 @@ theorem isWhiteSpace_of_isNewline {c : Nat} (hc : CodePoint.isNewline c = true) 
     exact hc
   rcases h with rfl | rfl <;> decide
 
-theorem isWhiteSpace_32 : Unicode.isWhiteSpace 32 = true := by decide
-
 theorem isPunct_32 : CodePoint.isPunct 32 = false := by decide
 
 /-- `[^\s\p{L}\p{N}]++[\r\n]*+` before `some` is the machine's `Cl100k.punctTail`. -/

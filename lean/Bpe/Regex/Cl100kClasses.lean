@@ -63,19 +63,13 @@ theorem matchRe_space (C : Classes) (s : List Nat) (k : Cont) :
 
 /-- `(l.any fun y => y == a || p y)` splits into `contains` and `any`. -/
 theorem any_beq_or (a : Nat) (p : Nat → Bool) :
-    ∀ l : List Nat, l.any (fun y => y == a || p y) = (l.contains a || l.any p)
-  | [] => rfl
-  | y :: t => by
-    rw [List.any_cons, List.any_cons, List.contains_cons, any_beq_or a p t]
-    have e : (a == y) = (y == a) := by
-      by_cases hy : y = a
-      · subst hy
-        rfl
-      · have h1 : (a == y) = false := by simpa using Ne.symm hy
-        have h2 : (y == a) = false := by simpa using hy
-        rw [h1, h2]
-    rw [e]
-    cases y == a <;> cases p y <;> cases t.contains a <;> cases t.any p <;> rfl
+    ∀ l : List Nat, l.any (fun y => y == a || p y) = (l.contains a || l.any p) := by
+  intro l
+  induction l with
+  | nil => rfl
+  | cons y t ih =>
+    simp only [List.any_cons, List.contains_cons, ih, BEq.comm (a := a) (b := y), Bool.or_assoc,
+      Bool.or_left_comm]
 
 /-- `foldCase` leaves the contraction letters alone. -/
 theorem foldCase_of_mem_contractionLetters :

@@ -30,6 +30,7 @@ from typing import Any
 from ..errors import MalformedVocabError, MissingRankError
 from .patterns import (
     CL100K_PATTERN,
+    LLAMA3_PATTERN,
     O200K_PATTERN,
     PINNED_PROPERTIES,
     R50K_PATTERN,
@@ -46,6 +47,7 @@ NATIVE_PRE_TOKENIZERS: dict[str, str] = {
     CL100K_PATTERN: "cl100k_base",
     O200K_PATTERN: "o200k_base",
     R50K_PATTERN: "r50k_base",
+    LLAMA3_PATTERN: "llama3",
 }
 
 
@@ -273,14 +275,17 @@ class NativeMerger:
         validity: Any,
         num_threads: int,
         counts_only: bool = False,
+        in_place: bool = True,
     ) -> tuple[bytearray, bytearray] | None:
         """The flat batch of ``length`` UTF-8 strings in Arrow's layout (``data`` and
         ``offsets`` buffers, ``i64`` offsets if ``wide``, rows from ``start``, a null where
-        the ``validity`` bitmap says so); ``ValueError`` naming a row that is not UTF-8 in
-        ``data``; ``None`` if fancy-regex gave up."""
+        the ``validity`` bitmap says so), the buffers read in place (copied once if not
+        ``in_place``) and not to be written during the call; ``ValueError((row, kind,
+        message))`` for a row whose offsets leave ``data`` (``kind`` ``"offsets"``) or that is
+        not UTF-8 (``"utf8"``); ``None`` if fancy-regex gave up."""
         try:
             return self._bpe.encode_utf8_flat(  # type: ignore[no-any-return]
-                data, offsets, wide, start, length, validity, num_threads, counts_only
+                data, offsets, wide, start, length, validity, num_threads, counts_only, in_place
             )
         except KeyError as exc:
             raise _missing(exc) from None

@@ -44,7 +44,7 @@ from collections.abc import (
     Sequence,
 )
 from dataclasses import dataclass
-from functools import cache, lru_cache, reduce
+from functools import cache, cached_property, lru_cache, reduce
 from operator import iadd
 from typing import Literal, TypeVar
 
@@ -412,12 +412,17 @@ class Tokenizer:
                 raise MalformedVocabError(f"special token {text!r} reuses id {token_id}")
             self._decoder.setdefault(token_id, text.encode("utf-8"))  # the first one decodes
             special_ids.add(token_id)
-        # The one text-splitting step of the fast engine (whole matches).
-        self._split: SplitFn = Splitter(pattern)
         self._blocks = pattern in BLOCK_SAFE_PATTERNS
         self._cache = PieceCache(ranks, _CACHE_LIMIT)
         self._native = native.NativeMerger(ranks, pattern) if engine == "native" else None
         self._spec = spec if spec is not None or engine != "spec" else spec_tables(ranks)
+
+    @cached_property
+    def _split(self) -> SplitFn:
+        """The one text-splitting step of the fast engine (whole matches), compiled on first
+        use: the native engine splits its own patterns and never needs it, so loading an
+        encoding does not pay for compiling the pattern."""
+        return Splitter(self.pattern)
 
     # ------------------------------------------------------------------ constructors
     @classmethod

@@ -30,7 +30,6 @@ File format: one token per line, ``<base64 of the token bytes> <rank>``.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import gzip
 import hashlib
@@ -138,7 +137,9 @@ def parse_tiktoken_bpe(contents: bytes) -> dict[bytes, int]:
             )
         token_b64, rank_text = fields
         try:
-            token = base64.b64decode(token_b64, validate=True)
+            # base64.b64decode(token_b64, validate=True) without its Python-level wrapper
+            # (which, for bytes, calls exactly this; tests/test_vocab.py compares the two)
+            token = binascii.a2b_base64(token_b64, strict_mode=True)
         except (binascii.Error, ValueError) as exc:
             raise MalformedVocabError(
                 f"invalid base64 {token_b64[:60]!r}: {exc}", line=lineno

@@ -2,6 +2,7 @@
 pub mod ascii;
 pub mod cl100k;
 pub mod class_table;
+pub mod llama3;
 pub mod o200k;
 pub mod pretokenize;
 pub mod r50k;
