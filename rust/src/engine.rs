@@ -2,10 +2,10 @@
 //! pre-tokenizer; text is cut into blocks, each block pre-tokenized and every chunk merged.
 
 use crate::ranks::{
-    bpe_ranks, bpe_run, long_run, satisfies_c, satisfies_c_cached, table_key, MissingRank, RankMap,
-    TableKey, LONG_RUN,
+    bpe_ranks_with, bpe_run, long_run, pair_table, satisfies_c, satisfies_c_cached, table_key,
+    MissingRank, RankMap, TableKey, LONG_RUN,
 };
-use crate::unicode::{cl100k, llama3, o200k, r50k};
+use crate::unicode::{ascii, cl100k, llama3, o200k, r50k};
 use rustc_hash::FxHashMap;
 
 /// The pre-tokenizers the engine runs natively (Lean `Bpe.Unicode.Cl100k`, `Bpe.Unicode.O200k`,
@@ -30,8 +30,19 @@ impl PreTokenizer {
         }
     }
 
-    /// Each chunk of `data`, as a byte range, to `emit`.
+    /// Each chunk of `data`, as a byte range, to `emit` (cl100k_base and o200k_base: by the
+    /// ASCII fast path of [`ascii`], which hands over to the mirror where it is undecided).
     pub fn split(self, data: &[u8], emit: impl FnMut(std::ops::Range<usize>)) {
+        match self {
+            Self::Cl100k => ascii::pre_tokenize_cl100k_fast(data, emit),
+            Self::O200k => ascii::pre_tokenize_o200k_fast(data, emit),
+            Self::R50k => r50k::pre_tokenize_r50k(data, emit),
+            Self::Llama3 => llama3::pre_tokenize_llama3(data, emit),
+        }
+    }
+
+    /// Each chunk of `data` by the mirror of the Lean machine alone (no fast path).
+    pub fn split_mirror(self, data: &[u8], emit: impl FnMut(std::ops::Range<usize>)) {
         match self {
             Self::Cl100k => cl100k::pre_tokenize_cl100k(data, emit),
             Self::O200k => o200k::pre_tokenize_o200k(data, emit),
@@ -59,9 +70,11 @@ pub fn text_blocks(data: &[u8], size: usize) -> impl Iterator<Item = &[u8]> {
         }
         let mut end = data.len();
         if data.len() - start > size {
+            // the first "\n" from start + size on that is followed by a letter or digit
             let mut j = start + size;
-            while j + 1 < data.len() {
-                if data[j] == b'\n' && data[j + 1].is_ascii_alphanumeric() {
+            while let Some(k) = data[j..data.len() - 1].iter().position(|&b| b == b'\n') {
+                j += k;
+                if data[j + 1].is_ascii_alphanumeric() {
                     end = j + 1;
                     break;
                 }
@@ -85,6 +98,8 @@ pub struct Engine {
     /// [`TableKey`] (set by [`Engine::new`]; without one the check is not cached).
     pub runs: std::sync::OnceLock<bool>,
     pub key: Option<TableKey>,
+    /// The [`pair_table`] of `ranks` (`&[]` works too, slower).
+    pub pairs: Vec<u32>,
 }
 
 /// Why [`Engine::encode_ordinary_regex`] gave no ids.
@@ -104,7 +119,9 @@ impl Engine {
         regex: Option<fancy_regex::Regex>,
     ) -> Self {
         let key = Some(table_key(&ranks));
+        let pairs = pair_table(&ranks);
         Self {
+            pairs,
             ranks,
             pre_tokenizer,
             regex,
@@ -121,7 +138,7 @@ impl Engine {
     }
 
     /// The ids of one piece, appended to `out`: [`bpe_run`] for a long run of one byte when
-    /// the table satisfies condition C, else [`bpe_ranks`].
+    /// the table satisfies condition C, else [`crate::ranks::bpe_ranks`].
     pub fn merge(&self, piece: &[u8], out: &mut Vec<u32>) -> Result<(), MissingRank> {
         if piece.len() >= LONG_RUN
             && long_run(piece).is_some()
@@ -131,7 +148,7 @@ impl Engine {
         {
             return Ok(());
         }
-        bpe_ranks(&self.ranks, piece, out)
+        bpe_ranks_with(&self.ranks, &self.pairs, piece, out)
     }
 
     /// The ids of `data` without special tokens (needs a pre-tokenizer).
@@ -202,11 +219,13 @@ impl Engine {
 }
 
 /// A memo of piece -> ids for one call (the fast engine's `PieceCache`, per call so that
-/// threads share nothing): a piece that is one token is looked up directly; the ids of a
-/// longer piece of at most [`PieceMemo::MAX_PIECE`] bytes are merged once per call and
-/// copied afterwards.  Bounded: cleared at [`PieceMemo::LIMIT`] entries.
+/// threads share nothing): a piece of at most [`ShortMemo::MAX_LEN`] bytes goes to the
+/// [`ShortMemo`]; a longer one that is one token is looked up directly; the ids of a longer
+/// piece of at most [`PieceMemo::MAX_PIECE`] bytes are merged once per call and copied
+/// afterwards.  Bounded: cleared at [`PieceMemo::LIMIT`] entries.
 #[derive(Default)]
 pub struct PieceMemo<'a> {
+    short: ShortMemo,
     spans: FxHashMap<&'a [u8], (u32, u32)>,
     ids: Vec<u32>,
 }
@@ -221,6 +240,9 @@ impl<'a> PieceMemo<'a> {
         piece: &'a [u8],
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank> {
+        if piece.len() <= ShortMemo::MAX_LEN {
+            return self.short.encode(engine, piece, out);
+        }
         let ranks = &engine.ranks;
         if let Some(&token) = ranks.get(piece) {
             out.push(token);
@@ -234,7 +256,7 @@ impl<'a> PieceMemo<'a> {
             return Ok(());
         }
         let first = out.len();
-        bpe_ranks(ranks, piece, out)?;
+        bpe_ranks_with(ranks, &engine.pairs, piece, out)?;
         if self.spans.len() >= Self::LIMIT {
             self.spans.clear();
             self.ids.clear();
@@ -243,5 +265,139 @@ impl<'a> PieceMemo<'a> {
         self.ids.extend_from_slice(&out[first..]);
         self.spans.insert(piece, (start, self.ids.len() as u32));
         Ok(())
+    }
+}
+
+/// One entry of a [`ShortMemo`]: the piece's bytes packed little-endian into `lo` and `hi`
+/// (zero-padded), `meta` = its length (0: an empty slot) plus 256 times its number of ids,
+/// `val` its id if it has one, else where its ids start in [`ShortMemo::ids`].
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    lo: u64,
+    hi: u64,
+    meta: u32,
+    val: u32,
+}
+
+/// The ids of pieces of at most [`ShortMemo::MAX_LEN`] bytes, memoised for one call, in an
+/// open-addressing table that keeps each piece inline (two words and its length: one probe
+/// compares them, no pointer to follow), so a repeated piece does not touch the rank table.
+/// A miss is merged by [`crate::ranks::bpe_ranks`] (which looks the whole piece up first, as tiktoken
+/// does), so the ids are `bpe_ranks`' in every case.  The table starts at
+/// [`ShortMemo::MIN_SLOTS`] slots, doubles at half load up to [`ShortMemo::MAX_SLOTS`], and
+/// is emptied when that is half full.
+#[derive(Default)]
+struct ShortMemo {
+    slots: Vec<Slot>,
+    used: usize,
+    ids: Vec<u32>,
+}
+
+impl ShortMemo {
+    const MAX_LEN: usize = 16;
+    const MIN_SLOTS: usize = 1 << 8;
+    const MAX_SLOTS: usize = 1 << 16;
+
+    /// The piece's bytes (1 to 16 of them) as two little-endian words, zero-padded: read by
+    /// two overlapping loads of 8, 4 or 1 bytes, each shifted to its place (where the loads
+    /// overlap they hold the same bytes).
+    #[inline(always)]
+    fn key(piece: &[u8]) -> (u64, u64) {
+        let n = piece.len();
+        let word = |k: usize| u64::from_le_bytes(piece[k..k + 8].try_into().expect("8 bytes"));
+        let half = |k: usize| {
+            u64::from(u32::from_le_bytes(
+                piece[k..k + 4].try_into().expect("4 bytes"),
+            ))
+        };
+        if n > 8 {
+            (word(0), word(n - 8) >> (8 * (16 - n)))
+        } else if n == 8 {
+            (word(0), 0)
+        } else if n >= 4 {
+            (half(0) | half(n - 4) << (8 * (n - 4)), 0)
+        } else {
+            let b = |k: usize| u64::from(piece[k]) << (8 * k);
+            (b(0) | b(n / 2) | b(n - 1), 0)
+        }
+    }
+
+    #[inline(always)]
+    fn slot_of(lo: u64, hi: u64, len: usize, mask: usize) -> usize {
+        let h = (lo ^ hi.rotate_left(32) ^ len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h ^ (h >> 29) ^ (h >> 47)) as usize & mask
+    }
+
+    fn encode(
+        &mut self,
+        engine: &Engine,
+        piece: &[u8],
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank> {
+        if self.slots.is_empty() {
+            self.slots = vec![Slot::default(); Self::MIN_SLOTS];
+        }
+        let (lo, hi) = Self::key(piece);
+        let len = piece.len();
+        let mask = self.slots.len() - 1;
+        let mut k = Self::slot_of(lo, hi, len, mask);
+        loop {
+            let slot = self.slots[k];
+            if slot.meta == 0 {
+                break;
+            }
+            if slot.lo == lo && slot.hi == hi && slot.meta as usize & 0xFF == len {
+                let count = (slot.meta >> 8) as usize;
+                if count == 1 {
+                    out.push(slot.val);
+                } else {
+                    let start = slot.val as usize;
+                    out.extend_from_slice(&self.ids[start..start + count]);
+                }
+                return Ok(());
+            }
+            k = (k + 1) & mask;
+        }
+        let first = out.len();
+        bpe_ranks_with(&engine.ranks, &engine.pairs, piece, out)?;
+        let count = out.len() - first;
+        let val = if count == 1 {
+            out[first]
+        } else {
+            let start = self.ids.len() as u32;
+            self.ids.extend_from_slice(&out[first..]);
+            start
+        };
+        self.slots[k] = Slot {
+            lo,
+            hi,
+            meta: len as u32 | (count as u32) << 8,
+            val,
+        };
+        self.used += 1;
+        if 2 * self.used > self.slots.len() {
+            self.grow();
+        }
+        Ok(())
+    }
+
+    /// Twice the slots, the entries moved over; at [`ShortMemo::MAX_SLOTS`], empty instead.
+    fn grow(&mut self) {
+        if self.slots.len() >= Self::MAX_SLOTS {
+            self.slots.fill(Slot::default());
+            self.ids.clear();
+            self.used = 0;
+            return;
+        }
+        let bigger = vec![Slot::default(); 2 * self.slots.len()];
+        let old = std::mem::replace(&mut self.slots, bigger);
+        let mask = self.slots.len() - 1;
+        for slot in old.into_iter().filter(|s| s.meta != 0) {
+            let mut k = Self::slot_of(slot.lo, slot.hi, slot.meta as usize & 0xFF, mask);
+            while self.slots[k].meta != 0 {
+                k = (k + 1) & mask;
+            }
+            self.slots[k] = slot;
+        }
     }
 }

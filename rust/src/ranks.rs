@@ -45,15 +45,38 @@ pub struct MissingRank {
 
 /// The ids of `piece`, appended to `out`.
 pub fn bpe_ranks(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<(), MissingRank> {
+    bpe_ranks_with(ranks, &[], piece, out)
+}
+
+/// [`bpe_ranks`] with the [`pair_table`] of `ranks` (or `&[]`): the same ids.
+pub fn bpe_ranks_with(
+    ranks: &RankMap,
+    pairs: &[u32],
+    piece: &[u8],
+    out: &mut Vec<u32>,
+) -> Result<(), MissingRank> {
     if let Some(&token) = ranks.get(piece) {
         out.push(token);
         return Ok(());
     }
     if piece.len() < LONG_PIECE {
-        bpe_scan(ranks, piece, out)
+        scan_with(ranks, pairs, piece, out)
     } else {
         bpe_buckets(ranks, piece, out)
     }
+}
+
+/// The rank of every two-byte token of `ranks` at `first << 8 | second`, `u32::MAX` where
+/// the pair is not a token: [`bpe_scan`]'s first rank of each pair of bytes is one load
+/// instead of a hash lookup (256 KiB; built once per table by walking its entries).
+pub fn pair_table(ranks: &RankMap) -> Vec<u32> {
+    let mut pairs = vec![NONE; 1 << 16];
+    for (token, &rank) in ranks {
+        if let [a, b] = token[..] {
+            pairs[usize::from(a) << 8 | usize::from(b)] = rank;
+        }
+    }
+    pairs
 }
 
 /// Condition C as `check_ranks` checks it (Lean `Bpe.Ranks.Check.checkRanks`, Python
@@ -270,17 +293,58 @@ fn push_part(
 }
 
 /// Rank BPE with a vector of parts and a linear scan per merge (O(n^2), fast on short pieces).
+/// The parts of a piece of at most [`SCAN_STACK`] bytes live on the stack.
 pub fn bpe_scan(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<(), MissingRank> {
+    scan_with(ranks, &[], piece, out)
+}
+
+/// [`bpe_scan`] with the [`pair_table`] of `ranks` (or `&[]`).
+fn scan_with(
+    ranks: &RankMap,
+    pairs: &[u32],
+    piece: &[u8],
+    out: &mut Vec<u32>,
+) -> Result<(), MissingRank> {
     let n = piece.len();
-    // parts[k] = (start of part k, rank of part k joined with part k + 1); the last entry is
-    // the end of the piece.
-    let mut parts: Vec<(usize, u32)> = (0..=n).map(|s| (s, NONE)).collect();
-    for s in 0..n.saturating_sub(1) {
-        parts[s].1 = rank_of(ranks, &piece[s..s + 2]);
+    if n <= SCAN_STACK {
+        let mut parts = [(0u32, NONE, NONE); SCAN_STACK + 1];
+        scan_parts(ranks, pairs, piece, &mut parts[..=n], out)
+    } else {
+        let mut parts = vec![(0u32, NONE, NONE); n + 1];
+        scan_parts(ranks, pairs, piece, &mut parts, out)
     }
-    let pair_rank = |parts: &[(usize, u32)], k: usize| -> u32 {
-        if k + 2 < parts.len() {
-            rank_of(ranks, &piece[parts[k].0..parts[k + 2].0])
+}
+
+/// Pieces of at most this many bytes are merged by [`bpe_scan`] without a heap allocation.
+pub const SCAN_STACK: usize = 64;
+
+/// The merges of [`bpe_scan`] in `parts` (`piece.len() + 1` entries): entry `k` is (start of
+/// part `k`, rank of part `k` joined with part `k + 1`, id of part `k` if it was made by a
+/// merge, else `NONE`); the last live entry is the end of the piece.  A merged part's id is
+/// the rank it was merged at, so only the single bytes left are looked up at the end.
+fn scan_parts(
+    ranks: &RankMap,
+    pairs: &[u32],
+    piece: &[u8],
+    parts: &mut [(u32, u32, u32)],
+    out: &mut Vec<u32>,
+) -> Result<(), MissingRank> {
+    let n = piece.len();
+    assert!(n < u32::MAX as usize, "piece of 4 GiB or more");
+    let mut len = parts.len();
+    for (s, part) in parts.iter_mut().enumerate() {
+        *part = (s as u32, NONE, NONE);
+    }
+    for s in 0..n.saturating_sub(1) {
+        parts[s].1 = if pairs.is_empty() {
+            rank_of(ranks, &piece[s..s + 2])
+        } else {
+            pairs[usize::from(piece[s]) << 8 | usize::from(piece[s + 1])]
+        };
+    }
+    let pair_rank = |parts: &[(u32, u32, u32)], len: usize, k: usize| -> u32 {
+        if k + 2 < len {
+            rank_of(ranks, &piece[parts[k].0 as usize..parts[k + 2].0 as usize])
         } else {
             NONE
         }
@@ -288,7 +352,7 @@ pub fn bpe_scan(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<(),
     loop {
         let mut best = NONE;
         let mut at = 0;
-        for (k, &(_, rank)) in parts[..parts.len() - 1].iter().enumerate() {
+        for (k, &(_, rank, _)) in parts[..len - 1].iter().enumerate() {
             if rank < best {
                 best = rank;
                 at = k;
@@ -297,14 +361,20 @@ pub fn bpe_scan(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<(),
         if best == NONE {
             break;
         }
-        parts.remove(at + 1);
-        parts[at].1 = pair_rank(&parts, at);
+        parts.copy_within(at + 2..len, at + 1);
+        len -= 1;
+        parts[at].2 = best;
+        parts[at].1 = pair_rank(parts, len, at);
         if at > 0 {
-            parts[at - 1].1 = pair_rank(&parts, at - 1);
+            parts[at - 1].1 = pair_rank(parts, len, at - 1);
         }
     }
-    for w in parts.windows(2) {
-        push_part(ranks, piece, w[0].0, w[1].0, out)?;
+    for w in parts[..len].windows(2) {
+        if w[0].2 != NONE {
+            out.push(w[0].2);
+        } else {
+            push_part(ranks, piece, w[0].0 as usize, w[1].0 as usize, out)?;
+        }
     }
     Ok(())
 }

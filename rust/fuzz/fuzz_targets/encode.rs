@@ -2,7 +2,8 @@
 //! rank tables (read from `$VBPE_FUZZ_VOCAB`, written by the command in docs/fuzzing.md):
 //!
 //! * the pre-tokenizer's chunks partition the input (consecutive, non-empty, covering it),
-//!   on any bytes, invalid UTF-8 included (Lean: `flatten_preTokenizeCl100k` and friends);
+//!   on any bytes, invalid UTF-8 included (Lean: `flatten_preTokenizeCl100k` and friends),
+//!   and the ASCII fast path's chunks are the mirror's;
 //! * `Engine::encode_ordinary` never panics and its ids decode back to the input bytes;
 //! * the three merge algorithms (`bpe_scan`, `bpe_heap`, `bpe_buckets`) give the same ids
 //!   on the input as one piece;
@@ -16,7 +17,7 @@
 #![forbid(unsafe_code)]
 
 use _native::engine::{Engine, PreTokenizer};
-use _native::ranks::{bpe_buckets, bpe_heap, bpe_run, bpe_scan, RankMap, LONG_RUN};
+use _native::ranks::{bpe_buckets, bpe_heap, bpe_run, bpe_scan, pair_table, RankMap, LONG_RUN};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
@@ -52,6 +53,7 @@ fn load(name: &str, pre: PreTokenizer) -> Table {
     let regex = fancy_regex::Regex::new(GPT2).ok();
     Table {
         engine: Engine {
+            pairs: pair_table(&ranks),
             ranks,
             pre_tokenizer: Some(pre),
             regex,
@@ -92,6 +94,10 @@ fuzz_target!(|input: &[u8]| {
         next = range.end;
     });
     assert_eq!(next, data.len(), "chunks cover the input");
+    let (mut fast, mut mirror) = (Vec::new(), Vec::new());
+    pre.split(data, |range| fast.push(range));
+    pre.split_mirror(data, |range| mirror.push(range));
+    assert_eq!(fast, mirror, "the ASCII fast path splits as the mirror");
 
     let ids = table
         .engine

@@ -1,4 +1,5 @@
 //! The Unicode pre-tokenizers (Lean: `Bpe.Unicode`), one file per Lean module.
+pub mod ascii;
 pub mod cl100k;
 pub mod class_table;
 pub mod llama3;
