@@ -160,6 +160,21 @@ def test_refused_pattern_still_refused_with_the_same_error():
         )
 
 
+@pytest.mark.parametrize("pattern", ["(unclosed", "[a-"])
+def test_pattern_both_engines_refuse_is_refused_at_construction(pattern):
+    """A pattern that fancy-regex (tiktoken's ValueError) and the Python split both refuse is
+    refused when the encoding is made, not at its first encode (the Python split is compiled
+    on first use only for patterns a proven machine splits)."""
+    import verified_bpe
+
+    with pytest.raises(ValueError, match="Parsing error"):
+        tiktoken.Encoding(name="x", pat_str=pattern, mergeable_ranks={b"a": 0}, special_tokens={})
+    with pytest.raises(PatternError):
+        verified_bpe.Encoding(
+            name="x", pat_str=pattern, mergeable_ranks={b"a": 0}, special_tokens={}
+        )
+
+
 def test_backtrack_limit_falls_back_to_the_python_split():
     """fancy-regex gives up (its backtrack limit, where tiktoken panics); the Python split
     takes over, so the ids are the fast engine's."""

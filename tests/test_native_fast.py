@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -145,3 +146,14 @@ def test_short_memo_vs_brute_force(name, text):
     data = text.encode()
     expected = [i for chunk in SPEC[name](data) for i in brute_force(NUL_RANKS, chunk)]
     assert bpe.encode_ordinary(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "b", "ab b"])
+def test_empty_matches_of_a_custom_pattern(text):
+    """A custom pattern that matches the empty string gives empty pieces (found by the fuzzer
+    in CI: the short-piece memo had no key for them and panicked); the ids decode to the whole
+    matches, as ``test_fuzz.py`` states for any pattern."""
+    from verified_bpe.engine.tokenizer import Tokenizer
+
+    tok = Tokenizer.from_ranks(NUL_RANKS, "a*")
+    assert tok.decode(tok.encode_ordinary(text)) == "".join(re.findall("a*", text))

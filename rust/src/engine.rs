@@ -240,7 +240,8 @@ impl<'a> PieceMemo<'a> {
         piece: &'a [u8],
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank> {
-        if piece.len() <= ShortMemo::MAX_LEN {
+        // an empty piece (a custom pattern's empty match) has no key in the short memo
+        if !piece.is_empty() && piece.len() <= ShortMemo::MAX_LEN {
             return self.short.encode(engine, piece, out);
         }
         let ranks = &engine.ranks;

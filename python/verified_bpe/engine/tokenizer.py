@@ -415,6 +415,9 @@ class Tokenizer:
         self._blocks = pattern in BLOCK_SAFE_PATTERNS
         self._cache = PieceCache(ranks, _CACHE_LIMIT)
         self._native = native.NativeMerger(ranks, pattern) if engine == "native" else None
+        if self._native is None or self._native.pre_tokenizer is None:
+            # compiled now unless a proven machine splits: a bad pattern is refused here
+            self._split  # noqa: B018
         self._spec = spec if spec is not None or engine != "spec" else spec_tables(ranks)
 
     @cached_property
