@@ -2,8 +2,8 @@
 //! pre-tokenizer; text is cut into blocks, each block pre-tokenized and every chunk merged.
 
 use crate::ranks::{
-    bpe_ranks_with, bpe_run, long_run, pair_table, satisfies_c, satisfies_c_cached, table_key,
-    MissingRank, RankMap, TableKey, LONG_RUN,
+    bpe_ranks_with, bpe_run, long_run, pack16, satisfies_c, satisfies_c_cached, slot16, table_key,
+    MissingRank, RankIndex, RankMap, TableKey, LONG_RUN,
 };
 use crate::unicode::{ascii, cl100k, llama3, o200k, r50k};
 use rustc_hash::FxHashMap;
@@ -98,8 +98,8 @@ pub struct Engine {
     /// [`TableKey`] (set by [`Engine::new`]; without one the check is not cached).
     pub runs: std::sync::OnceLock<bool>,
     pub key: Option<TableKey>,
-    /// The [`pair_table`] of `ranks` (`&[]` works too, slower).
-    pub pairs: Vec<u32>,
+    /// The [`RankIndex`] of `ranks` ([`crate::ranks::NO_INDEX`] works too, slower).
+    pub index: RankIndex,
 }
 
 /// Why [`Engine::encode_ordinary_regex`] gave no ids.
@@ -119,9 +119,9 @@ impl Engine {
         regex: Option<fancy_regex::Regex>,
     ) -> Self {
         let key = Some(table_key(&ranks));
-        let pairs = pair_table(&ranks);
+        let index = RankIndex::new(&ranks);
         Self {
-            pairs,
+            index,
             ranks,
             pre_tokenizer,
             regex,
@@ -148,7 +148,7 @@ impl Engine {
         {
             return Ok(());
         }
-        bpe_ranks_with(&self.ranks, &self.pairs, piece, out)
+        bpe_ranks_with(&self.ranks, &self.index, piece, out)
     }
 
     /// The ids of `data` without special tokens (needs a pre-tokenizer).
@@ -245,7 +245,7 @@ impl<'a> PieceMemo<'a> {
             return self.short.encode(engine, piece, out);
         }
         let ranks = &engine.ranks;
-        if let Some(&token) = ranks.get(piece) {
+        if let Some(token) = engine.index.get(ranks, piece) {
             out.push(token);
             return Ok(());
         }
@@ -257,7 +257,7 @@ impl<'a> PieceMemo<'a> {
             return Ok(());
         }
         let first = out.len();
-        bpe_ranks_with(ranks, &engine.pairs, piece, out)?;
+        bpe_ranks_with(ranks, &engine.index, piece, out)?;
         if self.spans.len() >= Self::LIMIT {
             self.spans.clear();
             self.ids.clear();
@@ -295,39 +295,9 @@ struct ShortMemo {
 }
 
 impl ShortMemo {
-    const MAX_LEN: usize = 16;
+    const MAX_LEN: usize = crate::ranks::SHORT_KEY;
     const MIN_SLOTS: usize = 1 << 8;
     const MAX_SLOTS: usize = 1 << 16;
-
-    /// The piece's bytes (1 to 16 of them) as two little-endian words, zero-padded: read by
-    /// two overlapping loads of 8, 4 or 1 bytes, each shifted to its place (where the loads
-    /// overlap they hold the same bytes).
-    #[inline(always)]
-    fn key(piece: &[u8]) -> (u64, u64) {
-        let n = piece.len();
-        let word = |k: usize| u64::from_le_bytes(piece[k..k + 8].try_into().expect("8 bytes"));
-        let half = |k: usize| {
-            u64::from(u32::from_le_bytes(
-                piece[k..k + 4].try_into().expect("4 bytes"),
-            ))
-        };
-        if n > 8 {
-            (word(0), word(n - 8) >> (8 * (16 - n)))
-        } else if n == 8 {
-            (word(0), 0)
-        } else if n >= 4 {
-            (half(0) | half(n - 4) << (8 * (n - 4)), 0)
-        } else {
-            let b = |k: usize| u64::from(piece[k]) << (8 * k);
-            (b(0) | b(n / 2) | b(n - 1), 0)
-        }
-    }
-
-    #[inline(always)]
-    fn slot_of(lo: u64, hi: u64, len: usize, mask: usize) -> usize {
-        let h = (lo ^ hi.rotate_left(32) ^ len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h ^ (h >> 29) ^ (h >> 47)) as usize & mask
-    }
 
     fn encode(
         &mut self,
@@ -338,10 +308,10 @@ impl ShortMemo {
         if self.slots.is_empty() {
             self.slots = vec![Slot::default(); Self::MIN_SLOTS];
         }
-        let (lo, hi) = Self::key(piece);
+        let (lo, hi) = pack16(piece);
         let len = piece.len();
         let mask = self.slots.len() - 1;
-        let mut k = Self::slot_of(lo, hi, len, mask);
+        let mut k = slot16(lo, hi, len, mask);
         loop {
             let slot = self.slots[k];
             if slot.meta == 0 {
@@ -360,7 +330,7 @@ impl ShortMemo {
             k = (k + 1) & mask;
         }
         let first = out.len();
-        bpe_ranks_with(&engine.ranks, &engine.pairs, piece, out)?;
+        bpe_ranks_with(&engine.ranks, &engine.index, piece, out)?;
         let count = out.len() - first;
         let val = if count == 1 {
             out[first]
@@ -394,7 +364,7 @@ impl ShortMemo {
         let old = std::mem::replace(&mut self.slots, bigger);
         let mask = self.slots.len() - 1;
         for slot in old.into_iter().filter(|s| s.meta != 0) {
-            let mut k = Self::slot_of(slot.lo, slot.hi, slot.meta as usize & 0xFF, mask);
+            let mut k = slot16(slot.lo, slot.hi, slot.meta as usize & 0xFF, mask);
             while self.slots[k].meta != 0 {
                 k = (k + 1) & mask;
             }
