@@ -221,19 +221,15 @@ impl Engine {
 /// A memo of piece -> ids for one call (the fast engine's `PieceCache`, per call so that
 /// threads share nothing): a piece of at most [`ShortMemo::MAX_LEN`] bytes goes to the
 /// [`ShortMemo`]; a longer one that is one token is looked up directly; the ids of a longer
-/// piece of at most [`PieceMemo::MAX_PIECE`] bytes are merged once per call and copied
-/// afterwards.  Bounded: cleared at [`PieceMemo::LIMIT`] entries.
+/// piece of at most [`SpanMemo::MAX_PIECE`] bytes are merged once per call and copied
+/// afterwards ([`SpanMemo`]).
 #[derive(Default)]
 pub struct PieceMemo<'a> {
     short: ShortMemo,
-    spans: FxHashMap<&'a [u8], (u32, u32)>,
-    ids: Vec<u32>,
+    spans: SpanMemo<'a>,
 }
 
 impl<'a> PieceMemo<'a> {
-    const MAX_PIECE: usize = 64;
-    const LIMIT: usize = 1 << 15;
-
     fn encode(
         &mut self,
         engine: &Engine,
@@ -249,15 +245,45 @@ impl<'a> PieceMemo<'a> {
             out.push(token);
             return Ok(());
         }
-        if piece.len() > Self::MAX_PIECE {
+        if piece.len() > SpanMemo::MAX_PIECE {
             return engine.merge(piece, out);
         }
+        self.spans.encode(piece, out, |piece, out| {
+            bpe_ranks_with(ranks, &engine.index, piece, out)
+        })
+    }
+}
+
+/// piece -> ids, each piece merged once (by the merge step given to [`SpanMemo::encode`]) and
+/// its ids copied afterwards: the rank engine's [`PieceMemo`] for pieces of 17 to
+/// [`SpanMemo::MAX_PIECE`] bytes, and the merge-list engine's memo
+/// ([`crate::merges::MergeList`]).  Bounded: cleared at [`SpanMemo::LIMIT`] entries.
+#[derive(Default)]
+pub struct SpanMemo<'a> {
+    spans: FxHashMap<&'a [u8], (u32, u32)>,
+    ids: Vec<u32>,
+}
+
+impl<'a> SpanMemo<'a> {
+    /// The callers memoise pieces of at most this many bytes.
+    pub const MAX_PIECE: usize = 64;
+    const LIMIT: usize = 1 << 15;
+
+    /// The ids of `piece`, appended to `out`: copied if the piece was merged before, else
+    /// appended by `merge` and kept (the ids do not depend on what the memo holds, as long as
+    /// one memo is used with one merge step).
+    pub fn encode<E>(
+        &mut self,
+        piece: &'a [u8],
+        out: &mut Vec<u32>,
+        merge: impl FnOnce(&[u8], &mut Vec<u32>) -> Result<(), E>,
+    ) -> Result<(), E> {
         if let Some(&(start, end)) = self.spans.get(piece) {
             out.extend_from_slice(&self.ids[start as usize..end as usize]);
             return Ok(());
         }
         let first = out.len();
-        bpe_ranks_with(ranks, &engine.index, piece, out)?;
+        merge(piece, out)?;
         if self.spans.len() >= Self::LIMIT {
             self.spans.clear();
             self.ids.clear();
@@ -267,6 +293,62 @@ impl<'a> PieceMemo<'a> {
         self.spans.insert(piece, (start, self.ids.len() as u32));
         Ok(())
     }
+}
+
+/// `work(state, k)` for every index `k` in `order` (a permutation of `0..order.len()`), on
+/// `threads` threads in all (this one and scoped ones), which claim the indices one at a time
+/// in `order`; each thread makes its own `state()` once and keeps it across its indices (the
+/// batches' piece memos).  The results in index order; the first error stops the claiming
+/// and is returned.  The flat and Arrow batches (`encode_each` in `python.rs`) and the
+/// merge-list engine's batch ([`crate::merges::parallel_map`]) run on it.
+pub fn parallel_each<S, T: Send, E: Send>(
+    order: &[usize],
+    threads: usize,
+    state: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, usize) -> Result<T, E> + Sync,
+) -> Result<Vec<T>, E> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let n = order.len();
+    let threads = threads.clamp(1, n.max(1));
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let run = || -> Result<Vec<(usize, T)>, E> {
+        let mut done = Vec::new();
+        let mut own = state();
+        while !failed.load(Ordering::Relaxed) {
+            let Some(&k) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                break;
+            };
+            match work(&mut own, k) {
+                Ok(value) => done.push((k, value)),
+                Err(e) => {
+                    failed.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(done)
+    };
+    let finished = std::thread::scope(|scope| {
+        let others: Vec<_> = (1..threads).map(|_| scope.spawn(run)).collect();
+        let mut finished = vec![run()];
+        finished.extend(
+            others
+                .into_iter()
+                .map(|h| h.join().expect("encoder thread")),
+        );
+        finished
+    });
+    let mut slots: Vec<Option<T>> = (0..n).map(|_| None).collect();
+    for done in finished {
+        for (k, value) in done? {
+            slots[k] = Some(value);
+        }
+    }
+    Ok(slots
+        .into_iter()
+        .map(|v| v.expect("every index done"))
+        .collect())
 }
 
 /// One entry of a [`ShortMemo`]: the piece's bytes packed little-endian into `lo` and `hi`
