@@ -120,7 +120,10 @@ fuzz_target!(|input: &[u8]| {
     pre.split_mirror(data, |range| {
         bpe_heap(ranks, &data[range], &mut spec).expect("heap");
     });
-    assert_eq!(ids, spec, "encode_ordinary gives the mirror's chunks' heap merges");
+    assert_eq!(
+        ids, spec,
+        "encode_ordinary gives the mirror's chunks' heap merges"
+    );
     // the rank index answers as the table on every substring of up to 17 bytes
     for start in 0..data.len().min(64) {
         for end in start..data.len().min(start + 17) {
@@ -143,7 +146,10 @@ fuzz_target!(|input: &[u8]| {
         bpe_buckets(ranks, data, &mut buckets).expect("buckets");
         assert_eq!(scan, heap, "scan and heap merge alike");
         assert_eq!(scan, buckets, "scan and buckets merge alike");
-        assert_eq!(scan, indexed, "the indexed merge (pair table, inline keys) merges alike");
+        assert_eq!(
+            scan, indexed,
+            "the indexed merge (pair table, inline keys) merges alike"
+        );
         assert_eq!(decode(table, &scan), data);
     }
 
