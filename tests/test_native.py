@@ -226,7 +226,7 @@ def test_rank_index_finds_every_token(name):
 
     ranks = load_ranks(name)
     m = merger(name)
-    for token in random.Random(32).sample(sorted(ranks), 4_000):
+    for token in random.Random(32).sample(list(ranks), 4_000):
         assert m.bpe(token) == [ranks[token]], token
         for piece in (token[1:], token[:-1], b"\0" + token, token + b"\0"):
             if piece:
