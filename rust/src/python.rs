@@ -67,7 +67,7 @@ impl Split<'_> {
 fn pre_tokenizer(name: &str) -> PyResult<PreTokenizer> {
     PreTokenizer::by_name(name).ok_or_else(|| {
         PyValueError::new_err(format!(
-            "no native pre-tokenizer named {name:?} (cl100k_base, o200k_base, r50k_base, llama3)"
+            "no native pre-tokenizer named {name:?} (cl100k_base, o200k_base, r50k_base, llama3, llama3_meta)"
         ))
     })
 }
@@ -653,6 +653,7 @@ fn next_chunk_len(name: &str, cps: Vec<u32>, i: usize) -> PyResult<usize> {
         PreTokenizer::O200k => o200k::next_chunk_len(&cps, i),
         PreTokenizer::R50k => r50k::next_chunk_len(&cps, i),
         PreTokenizer::Llama3 => llama3::next_chunk_len(&cps, i),
+        PreTokenizer::Llama3Meta => llama3::next_chunk_len_meta(&cps, i),
     })
 }
 
