@@ -14,10 +14,11 @@ fact on case orbits: no orbit holds the apostrophe (o200k_base puts `'` inside `
 
 Under it, `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]` is the machine's `O200k.isUpperClass`
 (`matchRe_upperish`), `[\p{Ll}\p{Lm}\p{Lo}\p{M}]` is `O200k.isLowerClass` (`matchRe_lowerish`),
-`[\r\n/]` is `O200k.isPunctTail` (`matchRe_punctTailClass`), and the suffix
-`(?i:'s|'t|'re|'ve|'m|'ll|'d)?` before `some` takes `CodePoint.matchContraction` code points
-(`matchRe_contractionsO200k`). `readsTablesO200k_unicodeClasses` discharges the hypothesis for
-the Unicode instance.
+`[\r\n/]` is `O200k.isPunctTail` (`matchRe_punctTailClass`), `(?i:'s|'t|'re|'ve|'m|'ll|'d)`
+(`contractionsCaseless`) before `some` takes `CodePoint.matchContraction` code points and fails
+where that is 0 (`matchRe_contractionsCaseless`; Meta's Llama 3 pattern starts with it), so the
+suffix `(?i:…)?` takes them or none (`matchRe_contractionsO200k`).
+`readsTablesO200k_unicodeClasses` discharges the hypothesis for the Unicode instance.
 -/
 
 @[expose] public section
