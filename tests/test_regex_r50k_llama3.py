@@ -306,18 +306,26 @@ def test_meta_pattern_is_llama_models() -> None:
     assert values == [LLAMA3_META_PATTERN]
 
 
-def test_meta_pattern_takes_the_proven_machine() -> None:
-    """``verified_bpe.Encoding(pat_str=LLAMA3_META_PATTERN, …)`` (tiktoken's face, as Meta's
-    ``tokenizer.py`` builds it) pre-tokenizes on the native ``llama3_meta`` machine, not on a
-    regex, and returns tiktoken's ids."""
+def test_meta_pattern_takes_the_proven_machine(tmp_path: Path) -> None:
+    """As Meta's ``tokenizer.py`` builds it, ``Encoding(pat_str=LLAMA3_META_PATTERN,
+    mergeable_ranks=load_tiktoken_bpe(<a .tiktoken file>), …)`` (tiktoken's faces) pre-tokenizes
+    on the native ``llama3_meta`` machine, not on a regex, and returns tiktoken's ids."""
     tiktoken = pytest.importorskip("tiktoken")
     from verified_bpe.api.encoding import Encoding
+    from verified_bpe.api.load import dump_tiktoken_bpe, load_tiktoken_bpe
 
     texts = [BY_NAME["llama3_meta"].can_fail[0], "I'M sure they'Re here'ſt\r\n\n 42!! x"]
     ranks = {bytes([b]): b for b in range(256)}
     for token in (b"'\xc5\xbf", b"He", b" got", b"'M", b" sure", b"'R", b"12", b"\n\n"):
         ranks[token] = len(ranks)
-    enc = Encoding("meta", pat_str=LLAMA3_META_PATTERN, mergeable_ranks=ranks, special_tokens={})
+    model = tmp_path / "tokenizer.model"
+    dump_tiktoken_bpe(ranks, str(model))
+    enc = Encoding(
+        "meta",
+        pat_str=LLAMA3_META_PATTERN,
+        mergeable_ranks=load_tiktoken_bpe(str(model)),
+        special_tokens={},
+    )
     native = enc._tokenizer._native
     assert native is not None and native.pre_tokenizer == "llama3_meta" and not native.regex_split
     oracle = tiktoken.Encoding(
