@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -57,6 +57,8 @@ from .components import (
 
 Span = tuple[int, int]
 Segment = tuple[int, int, AddedToken | None]
+#: the native engine's ids of a text's ordinary segments, and the text's segments
+_Done = tuple[Sequence[list[int]], list[Segment]]
 
 #: SHA-256 of the merges recovered from a tiktoken rank table (``recover_merges``, one
 #: ``"left right"`` line per token of two or more bytes in rank order, spelled in the
@@ -87,10 +89,21 @@ _MODEL_DEFAULTS: dict[str, tuple[Any, ...]] = {
 
 class Encoding:
     """The result of :meth:`Tokenizer.encode` (``tokenizers.Encoding``'s attributes):
-    ``ids``, ``tokens``, ``offsets`` (character spans of the input), ``attention_mask``,
-    ``type_ids``, ``special_tokens_mask``."""
+    ``ids``, ``tokens``, ``offsets`` (character spans of each sequence's text),
+    ``attention_mask``, ``type_ids``, ``special_tokens_mask``, ``sequence_ids`` (``None``
+    for the post-processor's tokens) and ``n_sequences``."""
 
-    __slots__ = ("ids", "_tokenizer", "_tokens", "_offsets", "_special", "_plan")
+    __slots__ = (
+        "ids",
+        "_tokenizer",
+        "_tokens",
+        "_offsets",
+        "_special",
+        "_plan",
+        "_type_ids",
+        "_sequence_ids",
+        "n_sequences",
+    )
 
     def __init__(
         self,
@@ -100,6 +113,9 @@ class Encoding:
         plan: list[tuple[str, int, int]] | None = None,
         tokens: list[str] | None = None,
         offsets: list[Span] | None = None,
+        type_ids: list[int] | None = None,
+        sequence_ids: list[int | None] | None = None,
+        n_sequences: int = 1,
     ) -> None:
         self.ids = ids
         self._tokenizer = tokenizer
@@ -107,18 +123,23 @@ class Encoding:
         self._plan = plan
         self._tokens = tokens
         self._offsets = offsets
+        self._type_ids = type_ids
+        self._sequence_ids = sequence_ids
+        #: the number of sequences (1, or 2 for a pair whose template names both)
+        self.n_sequences = n_sequences
 
     @property
     def tokens(self) -> list[str]:
         """The token strings (byte-level spelling)."""
         if self._tokens is None:
             names = self._tokenizer._id_to_token
-            self._tokens = [names[i] for i in self.ids]
+            self._tokens = [names[i] for i in self.ids]  # type: ignore[misc]
         return self._tokens
 
     @property
     def offsets(self) -> list[Span]:
-        """For each token, the span of input characters it came from."""
+        """For each token, the span of input characters it came from (in its own sequence;
+        for pre-tokenized input, in its own word)."""
         if self._offsets is None:
             assert self._plan is not None
             self._offsets = self._tokenizer._plan_offsets(self._plan, self.ids, self.tokens)
@@ -131,13 +152,22 @@ class Encoding:
 
     @property
     def type_ids(self) -> list[int]:
-        """All zeros (single sequences)."""
-        return [0] * len(self.ids)
+        """Each token's type id (the template's; without one: 0, and 1 for a pair's second
+        sequence)."""
+        return [0] * len(self.ids) if self._type_ids is None else self._type_ids
 
     @property
     def special_tokens_mask(self) -> list[int]:
         """1 for the tokens the post-processor added."""
         return self._special
+
+    @property
+    def sequence_ids(self) -> list[int | None]:
+        """The sequence each token came from (0, or 1 for a pair's second), ``None`` for the
+        post-processor's tokens."""
+        if self._sequence_ids is None:
+            return [None if s else 0 for s in self._special]
+        return self._sequence_ids
 
     @property
     def overflowing(self) -> list[Encoding]:
@@ -466,36 +496,138 @@ class Tokenizer:
 
     def encode(
         self,
-        sequence: str,
-        pair: str | None = None,
+        sequence: str | Sequence[str],
+        pair: str | Sequence[str] | None = None,
         is_pretokenized: bool = False,
         add_special_tokens: bool = True,
     ) -> Encoding:
-        """The encoding of ``sequence`` (``pair`` and ``is_pretokenized`` are not
-        implemented: :class:`~verified_bpe.errors.InvalidArgumentError`)."""
+        """The encoding of ``sequence``, or of the pair ``sequence``, ``pair``: each encoded
+        alone, then joined by the post-processor's pair template (without one: one after
+        the other, the second with type id 1).  ``is_pretokenized``: each is a list of
+        words, every word encoded alone (added tokens, normalizer, pre-tokenizer, model, as
+        ``tokenizers`` does), its offsets within the word."""
         try:
-            return self._encode(sequence, pair, is_pretokenized, add_special_tokens, None)
+            return self._encode_input(sequence, pair, is_pretokenized, add_special_tokens, None)
         except _MissingByte:  # the Python path names the piece and the byte
-            return self._encode(sequence, pair, is_pretokenized, add_special_tokens, None, False)
+            return self._encode_input(
+                sequence, pair, is_pretokenized, add_special_tokens, None, False
+            )
+
+    def _encode_input(
+        self,
+        sequence: Any,
+        pair: Any,
+        is_pretokenized: bool,
+        add_special_tokens: bool,
+        done: Iterator[_Done] | None,
+        use_native: bool = True,
+    ) -> Encoding:
+        """:meth:`encode`; ``done``: the native engine's results for the texts encoded
+        alone, in order (the sequence's words, then the pair's), from :meth:`encode_batch`."""
+        if pair is None and not is_pretokenized:
+            text = _text(sequence, "sequence")
+            return self._encode(text, add_special_tokens, _next(done), use_native)
+        bodies = [self._body(sequence, "sequence", is_pretokenized, done, use_native)]
+        if pair is not None:
+            bodies.append(self._body(pair, "pair", is_pretokenized, done, use_native))
+        return self._assemble(bodies, add_special_tokens)
+
+    def _body(
+        self,
+        value: Any,
+        argument: str,
+        is_pretokenized: bool,
+        done: Iterator[_Done] | None,
+        use_native: bool,
+    ) -> tuple[list[int], list[str], list[Span]]:
+        """One sequence without the post-processor's tokens (offsets trimmed as its
+        ``ByteLevel`` trims them: after the words are joined)."""
+        if not is_pretokenized:
+            enc = self._encode(_text(value, argument), False, _next(done), use_native)
+            return enc.ids, enc.tokens, enc.offsets
+        ids: list[int] = []
+        tokens: list[str] = []
+        offsets: list[Span] = []
+        for word in _words(value, argument):
+            enc = self._encode(word, False, _next(done), use_native, trim=False)
+            ids += enc.ids
+            tokens += enc.tokens
+            offsets += enc.offsets
+        if self._post.trim_offsets:
+            offsets = trim_offsets(tokens, offsets, self._post.add_prefix_space)
+        return ids, tokens, offsets
+
+    def _assemble(
+        self, bodies: list[tuple[list[int], list[str], list[Span]]], add_special_tokens: bool
+    ) -> Encoding:
+        """The post-processor's template (single or pair) filled with the sequences."""
+        post = self._post
+        template = post.single if len(bodies) == 1 else post.pair
+        if template is None:
+            raise UnsupportedTokenizerJsonError(post.pair_problem, self.path)
+        ids: list[int] = []
+        tokens: list[str] = []
+        offsets: list[Span] = []
+        type_ids: list[int] = []
+        special: list[int] = []
+        sequence_ids: list[int | None] = []
+        for piece in template:
+            if piece.sequence is None:
+                if add_special_tokens:
+                    n = len(piece.ids)
+                    ids += piece.ids
+                    tokens += piece.tokens
+                    offsets += [(0, 0)] * n
+                    special += [1] * n
+                    type_ids += [piece.type_id] * n
+                    sequence_ids += [None] * n
+                continue
+            if piece.sequence >= len(bodies):  # the single template names only $A
+                continue
+            body_ids, body_tokens, body_offsets = bodies[piece.sequence]
+            n = len(body_ids)
+            ids += body_ids
+            tokens += body_tokens
+            offsets += body_offsets
+            special += [0] * n
+            type_ids += [piece.type_id] * n
+            sequence_ids += [piece.sequence] * n
+        named = {p.sequence for p in template if p.sequence is not None}
+        n_sequences = len(named & set(range(len(bodies)))) or 1
+        return Encoding(
+            self, ids, special, None, tokens, offsets, type_ids, sequence_ids, n_sequences
+        )
+
+    def _single_type_ids(self, n_body: int, add_special_tokens: bool) -> list[int] | None:
+        """The single template's type ids (``None``: all 0)."""
+        template = self._post.single
+        if all(p.type_id == 0 for p in template):
+            return None
+        out: list[int] = []
+        for p in template:
+            if p.sequence is not None:
+                out += [p.type_id] * n_body
+            elif add_special_tokens:
+                out += [p.type_id] * len(p.ids)
+        return out
 
     def _encode(
         self,
         sequence: str,
-        pair: str | None,
-        is_pretokenized: bool,
         add_special_tokens: bool,
-        native_ids: tuple[Sequence[list[int]], list[Segment]] | None,
+        native_ids: _Done | None,
         use_native: bool = True,
+        trim: bool = True,
     ) -> Encoding:
-        if pair is not None or is_pretokenized:
-            raise InvalidArgumentError("pair", "pairs and pre-tokenized input are not implemented")
-        if not isinstance(sequence, str):
-            raise InvalidArgumentError("sequence", f"must be a str, not {type(sequence).__name__}")
+        """One text with the single template (``trim``: offsets trimmed by the
+        post-processor's ``ByteLevel``)."""
         sequence = _fix_surrogates(sequence)
         segments = self._segments(sequence) if native_ids is None else native_ids[1]
         ids: list[int] = []
         special: list[int] = []
         post = self._post
+        n_pre = len(post.prefix) if add_special_tokens else 0
+        n_suf = len(post.suffix) if add_special_tokens else 0
         if add_special_tokens:
             ids.extend(i for i, _ in post.prefix)
         if use_native and self._native_ok() and self._merger is not None:
@@ -515,10 +647,15 @@ class Tokenizer:
                 plan.append((sequence[s:e], s, len(part)))
             if add_special_tokens:
                 ids.extend(i for i, _ in post.suffix)
-            n_pre = len(post.prefix) if add_special_tokens else 0
-            n_suf = len(post.suffix) if add_special_tokens else 0
-            special = [1] * n_pre + [0] * (len(ids) - n_pre - n_suf) + [1] * n_suf
-            return Encoding(self, ids, special, plan=[("pre", n_pre, 0), *plan])
+            n_body = len(ids) - n_pre - n_suf
+            special = [1] * n_pre + [0] * n_body + [1] * n_suf
+            return Encoding(
+                self,
+                ids,
+                special,
+                plan=[("pre", n_pre, int(trim)), *plan],
+                type_ids=self._single_type_ids(n_body, add_special_tokens),
+            )
         tokens: list[str] = []
         offsets: list[Span] = []
         if add_special_tokens:
@@ -534,17 +671,16 @@ class Tokenizer:
             ids.extend(a)
             tokens.extend(b)
             offsets.extend(c)
-        n_body = len(ids) - (len(post.prefix) if add_special_tokens else 0)
-        if post.trim_offsets:
-            start = len(post.prefix) if add_special_tokens else 0
-            offsets[start:] = trim_offsets(tokens[start:], offsets[start:], post.add_prefix_space)
+        n_body = len(ids) - n_pre
+        if post.trim_offsets and trim:
+            offsets[n_pre:] = trim_offsets(tokens[n_pre:], offsets[n_pre:], post.add_prefix_space)
         if add_special_tokens:
             ids.extend(i for i, _ in post.suffix)
             tokens.extend(t for _, t in post.suffix)
             offsets.extend((0, 0) for _ in post.suffix)
-        special = [1] * (len(post.prefix) if add_special_tokens else 0) + [0] * n_body
-        special += [1] * (len(post.suffix) if add_special_tokens else 0)
-        return Encoding(self, ids, special, tokens=tokens, offsets=offsets)
+        special = [1] * n_pre + [0] * n_body + [1] * n_suf
+        type_ids = self._single_type_ids(n_body, add_special_tokens)
+        return Encoding(self, ids, special, None, tokens, offsets, type_ids)
 
     def _encode_native(self, text: str) -> list[int]:
         merger = self._merger
@@ -560,7 +696,7 @@ class Tokenizer:
         self, plan: list[tuple[str, int, int]], ids: list[int], tokens: list[str]
     ) -> list[Span]:
         """Offsets of a natively encoded text: the tokens' bytes walk each segment."""
-        (_, n_pre, _), *rest = plan
+        (_, n_pre, trim), *rest = plan
         offsets: list[Span] = [(0, 0)] * n_pre
         lengths = self._byte_lengths
         k = n_pre
@@ -575,7 +711,7 @@ class Tokenizer:
             k += count
         offsets.extend([(0, 0)] * (len(ids) - k))
         post = self._post
-        if post.trim_offsets:
+        if post.trim_offsets and trim:
             offsets[n_pre:k] = trim_offsets(
                 tokens[n_pre:k], offsets[n_pre:k], post.add_prefix_space
             )
@@ -583,23 +719,39 @@ class Tokenizer:
 
     def encode_batch(
         self,
-        inputs: Sequence[str],
+        inputs: Sequence[Any],
         is_pretokenized: bool = False,
         add_special_tokens: bool = True,
     ) -> list[Encoding]:
-        """:meth:`encode` of every input; the native engine encodes them on up to
+        """:meth:`encode` of every input: a text or a ``(text, text)`` pair (pre-tokenized:
+        a list of words or a pair of them).  The native engine encodes the texts on up to
         ``os.cpu_count()`` threads without the GIL."""
         if isinstance(inputs, str) or not isinstance(inputs, Sequence):
-            raise InvalidArgumentError("inputs", "must be a list of str")
-        if not self._native_ok() or self._merger is None or not self._merger.splits:
-            return [self.encode(t, None, is_pretokenized, add_special_tokens) for t in inputs]
-        texts = [_fix_surrogates(t) if isinstance(t, str) else t for t in inputs]
+            raise InvalidArgumentError("inputs", "must be a list")
+        items = [_batch_item(x, is_pretokenized) for x in inputs]
+        texts: list[str] = []  # every text encoded alone, in the order _encode_input reads
+        if self._native_ok() and self._merger is not None and self._merger.splits:
+            for first, second in items:
+                for value in (first, second):
+                    if value is not None:
+                        texts += _words(value, "inputs") if is_pretokenized else [value]
+            done = self._native_batch(texts)
+            if done is not None:
+                it = iter(done)
+                return [
+                    self._encode_input(a, b, is_pretokenized, add_special_tokens, it)
+                    for a, b in items
+                ]
+        return [self.encode(a, b, is_pretokenized, add_special_tokens) for a, b in items]
+
+    def _native_batch(self, texts: list[str]) -> list[_Done] | None:
+        """Each text cut at added tokens, the ordinary segments encoded in one native batch
+        (``None``: a byte without a token or fancy-regex gave up)."""
+        assert self._merger is not None
         ordinary: list[str] = []
         counts: list[int] = []
         cuts: list[list[Segment]] = []  # each text's segments, cut once
-        for text in texts:
-            if not isinstance(text, str):
-                raise InvalidArgumentError("inputs", f"must hold str, not {type(text).__name__}")
+        for text in map(_fix_surrogates, texts):
             segments = self._segments(text)
             cuts.append(segments)
             parts = [text[s:e] for s, e, added in segments if added is None]
@@ -607,12 +759,11 @@ class Tokenizer:
             counts.append(len(parts))
         batch = self._merger.encode_ordinary_batch(ordinary, os.cpu_count() or 1)
         if batch is None:
-            return [self.encode(t, None, is_pretokenized, add_special_tokens) for t in inputs]
-        out = []
+            return None
+        out: list[_Done] = []
         k = 0
-        for text, count, segments in zip(texts, counts, cuts, strict=True):
-            done = (batch[k : k + count], segments)
-            out.append(self._encode(text, None, False, add_special_tokens, done))
+        for count, segments in zip(counts, cuts, strict=True):
+            out.append((batch[k : k + count], segments))
             k += count
         return out
 
@@ -695,6 +846,43 @@ def _parse(data: str | bytes, path: str | None) -> Any:
         return json.loads(data)
     except (ValueError, RecursionError) as exc:
         raise MalformedTokenizerJsonError(f"not JSON: {exc}", path) from None
+
+
+def _next(done: Iterator[_Done] | None) -> _Done | None:
+    return None if done is None else next(done)
+
+
+def _text(value: Any, argument: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidArgumentError(argument, f"must be a str, not {type(value).__name__}")
+    return value
+
+
+def _words(value: Any, argument: str) -> list[str]:
+    """A pre-tokenized sequence: a list (or tuple) of str."""
+    if isinstance(value, list | tuple) and all(isinstance(w, str) for w in value):
+        return list(value)
+    raise InvalidArgumentError(argument, "must be a list of str (is_pretokenized)")
+
+
+def _batch_item(value: Any, is_pretokenized: bool) -> tuple[Any, Any]:
+    """An input of ``encode_batch`` as ``(sequence, pair)`` (``pair`` ``None``): a text or a
+    pair of texts; pre-tokenized, a list of words or a pair of lists."""
+    if is_pretokenized:
+        if isinstance(value, list | tuple):
+            if all(isinstance(w, str) for w in value):
+                return value, None
+            if len(value) == 2 and all(isinstance(w, list | tuple) for w in value):
+                return value[0], value[1]
+        raise InvalidArgumentError(
+            "inputs", f"must hold lists of str or pairs of them, not {value!r:.60}"
+        )
+    if isinstance(value, str):
+        return value, None
+    pair = isinstance(value, list | tuple) and len(value) == 2
+    if pair and all(isinstance(v, str) for v in value):
+        return value[0], value[1]
+    raise InvalidArgumentError("inputs", f"must hold str or (str, str) pairs, not {value!r:.60}")
 
 
 def _fix_surrogates(text: str) -> str:
