@@ -176,9 +176,49 @@ def _prepend(prefix: str) -> Normalizer:
     return prepend
 
 
+#: Rust's ``char::is_whitespace`` (the White_Space property), which ``Strip`` strips:
+#: not ``str.isspace`` (which also holds U+001C..U+001F)
+WHITE_SPACE = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+)
+
+
+def _strip(left: bool, right: bool) -> Normalizer:
+    """``Strip``: white space (:data:`WHITE_SPACE`) taken off the left and/or right end;
+    the characters left keep their spans."""
+
+    def strip(piece: Piece) -> Piece:
+        text = piece.text
+        start, end = 0, len(text)
+        while left and start < end and text[start] in WHITE_SPACE:
+            start += 1
+        while right and end > start and text[end - 1] in WHITE_SPACE:
+            end -= 1
+        return piece if (start, end) == (0, len(text)) else piece.sub(start, end)
+
+    return strip
+
+
+def _strip_accents(piece: Piece) -> Piece:
+    """``StripAccents``: every mark (general category ``M*``: ``Mn``, ``Mc``, ``Me``) left
+    out; the characters left keep their spans.  No decomposition (files put ``NFD``
+    before it)."""
+    text = piece.text
+    if text.isascii():
+        return piece
+    category = unicodedata.category
+    keep = [i for i, c in enumerate(text) if category(c)[0] != "M"]
+    if len(keep) == len(text):
+        return piece
+    spans = piece.char_spans()
+    return Piece("".join([text[i] for i in keep]), 0, [spans[i] for i in keep])
+
+
 def read_normalizer(spec: Any, where: str = "normalizer") -> Normalizer | None:
     """The normalizer of ``spec`` (``None``: no normalizer).  Implemented: ``NFC``, ``NFD``,
-    ``NFKC``, ``NFKD``, ``Lowercase``, ``Replace``, ``Prepend`` and ``Sequence``."""
+    ``NFKC``, ``NFKD``, ``Lowercase``, ``Replace``, ``Prepend``, ``Strip``,
+    ``StripAccents`` and ``Sequence``."""
     if spec is None:
         return None
     kind = _type(spec, where)
@@ -190,6 +230,17 @@ def read_normalizer(spec: Any, where: str = "normalizer") -> Normalizer | None:
         here = f"{where}.type={kind}"
         _only(spec, here, {"prepend": Any})
         return _prepend(_field(spec, "prepend", here, str))
+    if kind == "Strip":
+        here = f"{where}.type={kind}"
+        _only(spec, here, {"strip_left": (False, True), "strip_right": (False, True)})
+        left, right = (
+            _field(spec, "strip_left", here, bool),
+            _field(spec, "strip_right", here, bool),
+        )
+        return _strip(left, right)
+    if kind == "StripAccents":
+        _only(spec, f"{where}.type={kind}", {})
+        return _strip_accents
     if kind in ("NFC", "NFD", "NFKC", "NFKD"):
         _only(spec, f"{where}.type={kind}", {})
         return _unicode_form(kind)
