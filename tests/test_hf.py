@@ -667,6 +667,10 @@ def test_all_splits_check() -> None:
         assert (check(vocab, merges, None) is None) == ok, merges  # as "left right" lines
     for line in ("a  b", "a b ", " ab", "ab", "a b c"):  # not a pair: refused
         assert check(vocab, [line, *good[1:]], None) is not None
+    for text in ("x\ny", "€", "a b", "\ud800"):  # a token outside the byte alphabet
+        assert check({**vocab, text: 6}, good, None) is not None
+    assert check(vocab, [*good[:3], "ab\nc"], None) is not None  # a line holding "\n"
+    assert check(vocab, [*good[:3], "ab €"], None) is not None
 
 
 def test_merge_making_no_token_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:

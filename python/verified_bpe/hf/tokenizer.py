@@ -41,7 +41,7 @@ from ..errors import (
     UnknownTokenError,
     UnsupportedTokenizerJsonError,
 )
-from ..formats.gguf_vocab import _bulk_text_bytes, _spelling_table, unicode_to_bytes
+from ..formats.gguf_vocab import _spelling_table, unicode_to_bytes
 from .components import (
     AddedToken,
     AddedTokenMatcher,
@@ -226,13 +226,14 @@ def merges_sha256(lefts: Sequence[str], rights: Sequence[str]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _merges_sha256(tok: Tokenizer) -> str:
-    """:func:`merges_sha256` of a file's merges (its lines joined, when it has lines: the
-    same text when every line is a pair, and a line that is not cannot match a pinned
-    hash)."""
+def _merge_blob(tok: Tokenizer) -> bytes:
+    """The merges as ``"left right"`` lines joined by ``"\n"``, UTF-8 (the text
+    :data:`RECOVERED_MERGES_SHA256` hashes when every line is a pair; a line that is not
+    cannot match a pinned hash, and the native check refuses it).
+    :class:`UnicodeEncodeError` for a lone surrogate."""
     if tok._merge_lines is not None:
-        return hashlib.sha256("\n".join(tok._merge_lines).encode("utf-8")).hexdigest()
-    return merges_sha256(tok._lefts, tok._rights)
+        return "\n".join(tok._merge_lines).encode("utf-8")
+    return "\n".join(map(" ".join, zip(tok._lefts, tok._rights, strict=True))).encode("utf-8")
 
 
 def _check_merges(vocab: Mapping[str, int], lefts: Sequence[str], rights: Sequence[str]) -> None:
@@ -260,20 +261,38 @@ def _text_sha256(vocab: Mapping[str, int]) -> str:
     return hashlib.sha256("\n".join(vocab).encode("utf-8")).hexdigest()
 
 
+def _byte_level_ranks(
+    vocab: Mapping[str, int], merges: bytes | None, n_merges: int
+) -> tuple[dict[bytes, int] | None, str | None]:
+    """The vocabulary as a rank table ``{bytes: id}`` (its texts spelled in GPT-2's byte
+    alphabet) and, given the merge lines joined (:func:`_merge_blob`), ``None`` if the
+    merges are every split of every token into two tokens, listed in non-decreasing order
+    of the id of the token they make; else ``(None, the first problem)`` (a text outside
+    the alphabet, a line that is not a pair, a merge out of place).  The native engine
+    checks, without the GIL, on the texts joined (no string read one by one).  Then
+    merge-list BPE and rank BPE see the same mergeable pairs in the same order (they could
+    differ only on two overlapping splits of one token: tested, not proven)."""
+    try:
+        blob = "\n".join(vocab).encode("utf-8")
+        return native.module().byte_level_ranks(blob, list(vocab.values()), merges, n_merges)  # type: ignore[no-any-return]
+    except (OverflowError, TypeError) as exc:  # an id beyond 32 bits
+        return None, str(exc)
+    except UnicodeEncodeError:
+        return None, "a lone surrogate"
+
+
 def _all_splits_in_order(
     vocab: Mapping[str, int], lefts: Sequence[str], rights: Sequence[str] | None
 ) -> str | None:
-    """``None`` if the merges are every split of every token into two tokens, listed in
-    non-decreasing order of the id of the token they make; else the first problem (the
-    native engine checks, without the GIL).  Then merge-list BPE and rank BPE see the same
-    mergeable pairs in the same order (they could differ only on two overlapping splits of
-    one token: tested, not proven).  ``rights`` ``None``: ``lefts`` are ``"left right"``
-    lines (a line that is not two non-empty sides around one space is a problem)."""
+    """``None`` if the merges (``rights`` ``None``: ``lefts`` are ``"left right"`` lines)
+    are every split of every token of a byte-level vocabulary in id order, else the first
+    problem (:func:`_byte_level_ranks`)."""
+    lines = lefts if rights is None else list(map(" ".join, zip(lefts, rights, strict=True)))
     try:
-        problem = native.module().all_splits_problem(vocab, lefts, rights)
-    except (OverflowError, TypeError) as exc:  # an id beyond 32 bits
-        return str(exc)
-    return None if problem is None else str(problem)
+        blob = "\n".join(lines).encode("utf-8")
+    except UnicodeEncodeError:
+        return "a lone surrogate"
+    return _byte_level_ranks(vocab, blob, len(lines))[1]
 
 
 class Tokenizer:
@@ -1030,26 +1049,30 @@ def rank_plan(tok: Tokenizer) -> RankPlan | None:
     if any(t.content in vocab for t in tok._added):
         # added tokens are matched before the model: they are not ranks
         vocab = _without_ids(vocab, tok._added)
-    texts = list(vocab)
-    spelled = _bulk_text_bytes(texts)
-    if None in spelled or not native.available():
+    if not native.available():
         return None
-    ranks = dict(zip(spelled, vocab.values(), strict=True))  # type: ignore[arg-type]
-    if len(ranks) != len(texts) or any(bytes([b]) not in ranks for b in range(256)):
+    try:
+        merges = _merge_blob(tok)
+    except UnicodeEncodeError:
         return None
-    pattern = step.pattern
-    if (
-        known is not None
+    n_merges = len(tok._merge_lines if tok._merge_lines is not None else tok._lefts)
+    proven = (
+        known
+        if known is not None
         and list(vocab.values()) == list(range(len(vocab)))
         and _text_sha256(vocab) == TIKTOKEN_VOCAB_SHA256[known]
-        and _merges_sha256(tok) == RECOVERED_MERGES_SHA256[known]
-    ):
-        return RankPlan(ranks, pattern, f"the merges recovered from {known}", proven=known)
-    lines = tok._merge_lines
-    sides = (lines, None) if lines is not None else (tok._lefts, tok._rights)
-    if tok.ignore_merges and _all_splits_in_order(vocab, *sides) is None:
-        return RankPlan(ranks, pattern, "every split of every token, in id order")
-    return None
+        and hashlib.sha256(merges).hexdigest() == RECOVERED_MERGES_SHA256[known]
+        else None
+    )
+    if proven is None and not tok.ignore_merges:
+        return None
+    # the proven case needs no check: its merges are the pinned ones
+    ranks, _ = _byte_level_ranks(vocab, None if proven else merges, n_merges)
+    if ranks is None or any(bytes([b]) not in ranks for b in range(256)):
+        return None
+    if proven is not None:
+        return RankPlan(ranks, step.pattern, f"the merges recovered from {proven}", proven)
+    return RankPlan(ranks, step.pattern, "every split of every token, in id order")
 
 
 __all__ = [
