@@ -262,7 +262,7 @@ def _text_sha256(vocab: Mapping[str, int]) -> str:
 
 
 def _byte_level_ranks(
-    vocab: Mapping[str, int], merges: bytes | None, n_merges: int
+    vocab: Mapping[str, int], merges: bytes | None, n_merges: int, texts: bytes | None = None
 ) -> tuple[dict[bytes, int] | None, str | None]:
     """The vocabulary as a rank table ``{bytes: id}`` (its texts spelled in GPT-2's byte
     alphabet) and, given the merge lines joined (:func:`_merge_blob`), ``None`` if the
@@ -271,9 +271,10 @@ def _byte_level_ranks(
     the alphabet, a line that is not a pair, a merge out of place).  The native engine
     checks, without the GIL, on the texts joined (no string read one by one).  Then
     merge-list BPE and rank BPE see the same mergeable pairs in the same order (they could
-    differ only on two overlapping splits of one token: tested, not proven)."""
+    differ only on two overlapping splits of one token: tested, not proven).  ``texts``:
+    the vocabulary's texts joined, if already encoded."""
     try:
-        blob = "\n".join(vocab).encode("utf-8")
+        blob = "\n".join(vocab).encode("utf-8") if texts is None else texts
         return native.module().byte_level_ranks(blob, list(vocab.values()), merges, n_merges)  # type: ignore[no-any-return]
     except (OverflowError, TypeError) as exc:  # an id beyond 32 bits
         return None, str(exc)
@@ -1053,6 +1054,7 @@ def rank_plan(tok: Tokenizer) -> RankPlan | None:
         return None
     try:
         merges = _merge_blob(tok)
+        texts = "\n".join(vocab).encode("utf-8")
     except UnicodeEncodeError:
         return None
     n_merges = len(tok._merge_lines if tok._merge_lines is not None else tok._lefts)
@@ -1060,14 +1062,14 @@ def rank_plan(tok: Tokenizer) -> RankPlan | None:
         known
         if known is not None
         and list(vocab.values()) == list(range(len(vocab)))
-        and _text_sha256(vocab) == TIKTOKEN_VOCAB_SHA256[known]
+        and hashlib.sha256(texts).hexdigest() == TIKTOKEN_VOCAB_SHA256[known]
         and hashlib.sha256(merges).hexdigest() == RECOVERED_MERGES_SHA256[known]
         else None
     )
     if proven is None and not tok.ignore_merges:
         return None
     # the proven case needs no check: its merges are the pinned ones
-    ranks, _ = _byte_level_ranks(vocab, None if proven else merges, n_merges)
+    ranks, _ = _byte_level_ranks(vocab, None if proven else merges, n_merges, texts)
     if ranks is None or any(bytes([b]) not in ranks for b in range(256)):
         return None
     if proven is not None:
