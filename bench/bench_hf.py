@@ -6,6 +6,7 @@
 Usage (from the repository root, ``tokenizers`` installed: the test extra pins it)::
 
     PYTHONPATH=python .venv/bin/python bench/bench_hf.py [--repeat 5] [--mb 2] [--file F.json]
+        [--no-npm] [--load-only]
 
 The texts: the Python standard library's sources (code) and its locales' messages (prose
 in many scripts), cut into documents of about 2 KB, ``--mb`` MB in all.  Both libraries get
@@ -74,8 +75,9 @@ def main() -> int:
         help="another tokenizer.json (repeatable; e.g. the GGUF conversions of docs/hf.md)",
     )
     parser.add_argument("--no-npm", action="store_true", help="only the --file files")
+    parser.add_argument("--load-only", action="store_true", help="time the loads alone")
     args = parser.parse_args()
-    docs = documents(args.mb)
+    docs = [] if args.load_only else documents(args.mb)
     size = sum(len(d.encode("utf-8")) for d in docs) / 1e6
     print(f"tokenizers {tokenizers.__version__}, {os.cpu_count()} cores, {len(docs)} documents, "
           f"{size:.2f} MB")  # fmt: skip
@@ -91,6 +93,12 @@ def main() -> int:
             ],
             args.repeat,
         )
+        if args.load_only:
+            ratio = load_ours[1] / load_theirs[1]
+            print(f"{name}: load CPU s ours {load_ours[1]:.3f}, tokenizers {load_theirs[1]:.3f} "
+                  f"({ratio:.2f}x, load average {os.getloadavg()[0]:.1f})")  # fmt: skip
+            ok = ok and load_ours[1] <= load_theirs[1]
+            continue
         ours = hf.Tokenizer.from_file(path)
         theirs = tokenizers.Tokenizer.from_file(path)
         ours.encode_batch(docs[:50])
