@@ -576,6 +576,13 @@ STRIP_TEXTS = [
 ]
 
 
+#: the cases also checked on pairs and pre-tokenized input (the post-processors, the prefix
+#: space, added tokens, a normalizer; the others differ only in what every text goes through)
+PAIR_CASES = {"plain", "prefix space", "template", "template pair", "llama3 template",
+              "sequence post", "bytelevel post trim", "added tokens",
+              "nfd + strip accents"}  # fmt: skip
+
+
 @pytest.mark.parametrize("case", sorted(COMPONENTS))
 def test_components_equal_tokenizers(case: str) -> None:
     text_json = small_json(**COMPONENTS[case])
@@ -596,7 +603,8 @@ def test_components_equal_tokenizers(case: str) -> None:
             assert g.special_tokens_mask == e.special_tokens_mask, (case, text)
             assert ours.decode(e.ids) == theirs.decode(e.ids)
             assert ours.decode(e.ids, False) == theirs.decode(e.ids, False)
-    check_pairs(ours, theirs, texts)
+    if case in PAIR_CASES:
+        check_pairs(ours, theirs, texts)
 
 
 def merge_list_json(merges: list[str], **model: object) -> str:
