@@ -133,7 +133,7 @@ class Encoding:
         """The token strings (byte-level spelling)."""
         if self._tokens is None:
             names = self._tokenizer._id_to_token
-            self._tokens = [names[i] for i in self.ids]  # type: ignore[misc]
+            self._tokens = [names[i] for i in self.ids]
         return self._tokens
 
     @property
