@@ -519,10 +519,10 @@ class AddedTokenMatcher:
             ):
                 continue
             if token.lstrip:
-                while s > pos and text[s - 1].isspace():
+                while s > pos and text[s - 1] in WHITE_SPACE:
                     s -= 1
             if token.rstrip:
-                while e < len(text) and text[e].isspace():
+                while e < len(text) and text[e] in WHITE_SPACE:
                     e += 1
             if s > pos:
                 out.append((pos, s, None))
