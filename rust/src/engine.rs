@@ -16,6 +16,7 @@ pub enum PreTokenizer {
     O200k,
     R50k,
     Llama3,
+    Llama3Meta,
 }
 
 impl PreTokenizer {
@@ -26,6 +27,7 @@ impl PreTokenizer {
             "o200k_base" => Some(Self::O200k),
             "r50k_base" => Some(Self::R50k),
             "llama3" => Some(Self::Llama3),
+            "llama3_meta" => Some(Self::Llama3Meta),
             _ => None,
         }
     }
@@ -38,6 +40,7 @@ impl PreTokenizer {
             Self::O200k => ascii::pre_tokenize_o200k_fast(data, emit),
             Self::R50k => r50k::pre_tokenize_r50k(data, emit),
             Self::Llama3 => llama3::pre_tokenize_llama3(data, emit),
+            Self::Llama3Meta => llama3::pre_tokenize_llama3_meta(data, emit),
         }
     }
 
@@ -48,6 +51,7 @@ impl PreTokenizer {
             Self::O200k => o200k::pre_tokenize_o200k(data, emit),
             Self::R50k => r50k::pre_tokenize_r50k(data, emit),
             Self::Llama3 => llama3::pre_tokenize_llama3(data, emit),
+            Self::Llama3Meta => llama3::pre_tokenize_llama3_meta(data, emit),
         }
     }
 }
