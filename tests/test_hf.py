@@ -655,6 +655,25 @@ def test_merge_list_engines_equal_tokenizers(
         assert [e.ids for e in tok.encode_batch(texts)] == expected
 
 
+def test_merges_as_lists_equal_tokenizers() -> None:
+    """Merges as ``[left, right]`` lists, sides and tokens holding a space or a newline (the
+    joined texts cannot carry them: read one by one), give ``tokenizers``' ids."""
+    spec = json.loads(small_json())
+    vocab = spec["model"]["vocab"]
+    for text in ("x y", "z\n", "x yz\n", "Ġ\nt"):
+        vocab[text] = len(vocab)
+    spec["model"]["merges"] = [m.split(" ") for m in spec["model"]["merges"]]
+    spec["model"]["merges"] += [["x y", "z\n"]]
+    text_json = json.dumps(spec)
+    texts = [" the 123 in", "x yz\n", "Ġ\nt"]
+    expected = [e.ids for e in tokenizers.Tokenizer.from_str(text_json).encode_batch(texts)]
+    assert [e.ids for e in hf.Tokenizer.from_str(text_json).encode_batch(texts)] == expected
+    spec["model"]["merges"] = spec["model"]["merges"][:-1]  # joined
+    text_json = json.dumps(spec)
+    expected = [e.ids for e in tokenizers.Tokenizer.from_str(text_json).encode_batch(texts)]
+    assert [e.ids for e in hf.Tokenizer.from_str(text_json).encode_batch(texts)] == expected
+
+
 def test_all_splits_check() -> None:
     """The check that sends a file to the rank engine (every split of every token, in id
     order) accepts exactly such merge lists."""
@@ -742,6 +761,14 @@ def test_malformed_files(tmp_path: object) -> None:
     spec["model"]["merges"] = ["Ġ zz"]
     with pytest.raises(MalformedTokenizerJsonError, match="unknown token"):
         hf.Tokenizer.from_str(json.dumps(spec))
+    for pairs in ([["Ġ", "t"], ["h", ""]], [["Ġ", 1]], [["Ġ", "t"], ["h"]]):  # as lists
+        spec["model"]["merges"] = pairs
+        with pytest.raises(MalformedTokenizerJsonError, match="not a pair"):
+            hf.Tokenizer.from_str(json.dumps(spec))
+    for pairs in ([["Ġ", "zz"]], [["Ġ", "t x"]], [["Ġ", "t\nx"]]):  # read one by one
+        spec["model"]["merges"] = pairs
+        with pytest.raises(MalformedTokenizerJsonError, match="merge 0 .* unknown token"):
+            hf.Tokenizer.from_str(json.dumps(spec))
     path = __import__("pathlib").Path(str(tmp_path)) / "tokenizer.json"
     path.write_text("[]")
     with pytest.raises(MalformedTokenizerJsonError, match=str(path)):
