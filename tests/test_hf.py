@@ -564,11 +564,17 @@ SMALL_TEXTS = [
     "\n\n  the\tthe",
     "héllo wörld 日本語 😀 the-end--now",
     "the" * 20 + " " * 41 + "1" * 30 + "\n" * 3,  # pieces past the native scan (heap path)
+    # compositions whose offsets tokenizers aligns by its own count (components._aligned):
+    # a mark left after a composition keeps its span; marks put in canonical order; a
+    # decomposition recomposed with a mark; Hangul jamo across runs; Oriya two-part vowel,
+    # a composition exclusion, Tibetan; singletons; NFKC expansions
+    "e\u0301\u0302 a\u0327\u0301 a\u0301\u0327 o\u0323\u0302\u0301 e\u0316\u0301\u0302",
+    "a\u0344 \xe9\u0327 \u1e69\u0316 \u1e9b\u0323 \u0301x\u0301 \u1f00\u0345\u0301",
+    "\u1100\u1161\u11a8 x\u1100\u1161 \uac00\u11a8 \u1100\u1100\u1161 \u0b47\u0b3e \u0958 \u0f73",
+    "\u212b \u2126 \ufb01 \u338f \u00bd \u00b3 \u2460 \u0385 \u1fee \uff21 \u3131\u0301",
 ]
 #: for the Strip and StripAccents cases: white space Strip takes (Rust's White_Space) or
-#: not (U+001C, U+200B), marks (Mn, Mc, Me), two marks after a letter (not in SMALL_TEXTS:
-#: NFC composes e + U+0301 and leaves U+0302, whose span tokenizers keeps and the Unicode
-#: forms here do not)
+#: not (U+001C, U+200B), marks (Mn, Mc, Me), two marks after a letter
 STRIP_TEXTS = [
     *SMALL_TEXTS,
     "\xa0\u3000\x85 \x1c a\u0301\u0903\u20dd\u0488 ü é e\u0301\u0302x\u200b \x1c\u2009\u205f",
@@ -607,6 +613,29 @@ def test_components_equal_tokenizers(case: str) -> None:
             assert ours.decode(e.ids, False) == theirs.decode(e.ids, False)
     if case in PAIR_CASES:
         check_pairs(ours, theirs, texts)
+
+
+#: characters that compose, decompose, reorder or expand under the Unicode forms
+FORM_POOL = [*"aeoucsAEKx ", *"\u0301\u0302\u0300\u0308\u0327\u0323\u0316\u0344\u0307\u0345",
+             *"\u0313\u05b0\u0f71\u0f72\u0f73\u0f75\xe9\xc5\u212b\u2126\u1e69\u1e9b\u1e09",
+             *"\u0958\u093c\u0915\u0b47\u0b3e\u0b56\u09c7\u09be\u1100\u1161\u11a8\uac00",
+             *"\uac01\u3131\ufb01\u338f\xbd\xb3\u2460\uff21\u0385\u1fee\u03b1\u1f00\u0399",
+             ]  # fmt: skip
+
+
+@pytest.mark.parametrize("form", ["NFC", "NFKC", "NFD", "NFKD"])
+def test_unicode_form_offsets_random(form: str) -> None:
+    """Ids and offsets equal ``tokenizers``' on 300 random strings (5,000 with
+    ``VERIFIED_BPE_HF_SLOW=1``) of up to 12 characters that compose, reorder and expand
+    (the alignment of ``components._aligned``)."""
+    text_json = small_json(normalizer={"type": form})
+    theirs, ours = tokenizers.Tokenizer.from_str(text_json), hf.Tokenizer.from_str(text_json)
+    rng = random.Random(form)
+    n = 5000 if os.environ.get("VERIFIED_BPE_HF_SLOW") else 300
+    texts = ["".join(rng.choices(FORM_POOL, k=rng.randint(1, 12))) for _ in range(n)]
+    for text, e in zip(texts, theirs.encode_batch(texts), strict=True):
+        g = ours.encode(text)
+        assert (g.ids, g.offsets) == (e.ids, e.offsets), ascii(text)
 
 
 def merge_list_json(merges: list[str], **model: object) -> str:
@@ -653,6 +682,25 @@ def test_merge_list_engines_equal_tokenizers(
     for tok in ours:
         assert [tok.encode(t).ids for t in texts] == expected
         assert [e.ids for e in tok.encode_batch(texts)] == expected
+
+
+def test_merges_as_lists_equal_tokenizers() -> None:
+    """Merges as ``[left, right]`` lists, sides and tokens holding a space or a newline (the
+    joined texts cannot carry them: read one by one), give ``tokenizers``' ids."""
+    spec = json.loads(small_json())
+    vocab = spec["model"]["vocab"]
+    for text in ("x y", "z\n", "x yz\n", "Ġ\nt"):
+        vocab[text] = len(vocab)
+    spec["model"]["merges"] = [m.split(" ") for m in spec["model"]["merges"]]
+    spec["model"]["merges"] += [["x y", "z\n"]]
+    text_json = json.dumps(spec)
+    texts = [" the 123 in", "x yz\n", "Ġ\nt"]
+    expected = [e.ids for e in tokenizers.Tokenizer.from_str(text_json).encode_batch(texts)]
+    assert [e.ids for e in hf.Tokenizer.from_str(text_json).encode_batch(texts)] == expected
+    spec["model"]["merges"] = spec["model"]["merges"][:-1]  # joined
+    text_json = json.dumps(spec)
+    expected = [e.ids for e in tokenizers.Tokenizer.from_str(text_json).encode_batch(texts)]
+    assert [e.ids for e in hf.Tokenizer.from_str(text_json).encode_batch(texts)] == expected
 
 
 def test_all_splits_check() -> None:
@@ -742,6 +790,14 @@ def test_malformed_files(tmp_path: object) -> None:
     spec["model"]["merges"] = ["Ġ zz"]
     with pytest.raises(MalformedTokenizerJsonError, match="unknown token"):
         hf.Tokenizer.from_str(json.dumps(spec))
+    for pairs in ([["Ġ", "t"], ["h", ""]], [["Ġ", 1]], [["Ġ", "t"], ["h"]]):  # as lists
+        spec["model"]["merges"] = pairs
+        with pytest.raises(MalformedTokenizerJsonError, match="not a pair"):
+            hf.Tokenizer.from_str(json.dumps(spec))
+    for pairs in ([["Ġ", "zz"]], [["Ġ", "t x"]], [["Ġ", "t\nx"]]):  # read one by one
+        spec["model"]["merges"] = pairs
+        with pytest.raises(MalformedTokenizerJsonError, match="merge 0 .* unknown token"):
+            hf.Tokenizer.from_str(json.dumps(spec))
     path = __import__("pathlib").Path(str(tmp_path)) / "tokenizer.json"
     path.write_text("[]")
     with pytest.raises(MalformedTokenizerJsonError, match=str(path)):

@@ -248,24 +248,21 @@ impl Strings {
     }
 }
 
-/// The `n` texts of `blob` (joined by `"\n"`) as the bytes they spell (`Err`: which one is
-/// not in the alphabet, or the count differs).
-pub fn unspell_lines(blob: &str, n: usize) -> Result<Strings, String> {
-    let mut out = Strings::default();
+/// The `n` texts of `blob`, joined by `"\n"` (`Err`: the count differs).
+pub fn split_texts(blob: &str, n: usize) -> Result<Vec<&str>, String> {
     if n == 0 {
         return if blob.is_empty() {
-            Ok(out)
+            Ok(Vec::new())
         } else {
             Err("one text too many".into())
         };
     }
+    let mut out = Vec::with_capacity(n);
     for (i, text) in blob.split('\n').enumerate() {
         if i >= n {
             return Err(format!("more than {n} texts"));
         }
-        if !out.push(text) {
-            return Err(format!("text {i} {text:?} is not in the byte alphabet"));
-        }
+        out.push(text);
     }
     if out.len() != n {
         return Err(format!("{} texts, not {n}", out.len()));
@@ -273,33 +270,48 @@ pub fn unspell_lines(blob: &str, n: usize) -> Result<Strings, String> {
     Ok(out)
 }
 
-/// The `n` merge lines of `blob` (`"left right"`, joined by `"\n"`), each side as the bytes
-/// it spells (`Err`: a line that is not two non-empty sides around one space, a side not in
-/// the alphabet, or a count that differs).
-pub fn unspell_merges(blob: &str, n: usize) -> Result<(Strings, Strings), String> {
-    let (mut lefts, mut rights) = (Strings::default(), Strings::default());
-    if n == 0 {
-        return if blob.is_empty() {
-            Ok((lefts, rights))
-        } else {
-            Err("one merge too many".into())
-        };
-    }
-    for (i, line) in blob.split('\n').enumerate() {
-        if i >= n {
-            return Err(format!("more than {n} merges"));
-        }
+/// The sides of the `n` merge lines of `blob` (`"left right"`, joined by `"\n"`; `Err`: a
+/// line that is not two non-empty sides around one space, or a count that differs).
+#[allow(clippy::type_complexity)]
+pub fn split_merges(blob: &str, n: usize) -> Result<(Vec<&str>, Vec<&str>), String> {
+    let lines = split_texts(blob, n).map_err(|e| e.replace("text", "merge"))?;
+    let mut lefts = Vec::with_capacity(n);
+    let mut rights = Vec::with_capacity(n);
+    for (i, line) in lines.into_iter().enumerate() {
         match line.split_once(' ') {
             Some((l, r)) if !l.is_empty() && !r.is_empty() && !r.contains(' ') => {
-                if !lefts.push(l) || !rights.push(r) {
-                    return Err(format!("merge {i} {line:?} is not in the byte alphabet"));
-                }
+                lefts.push(l);
+                rights.push(r);
             }
             _ => return Err(format!("merge {i} is not a pair")),
         }
     }
-    if lefts.len() != n {
-        return Err(format!("{} merges, not {n}", lefts.len()));
+    Ok((lefts, rights))
+}
+
+/// The `n` texts of `blob` (joined by `"\n"`) as the bytes they spell (`Err`: which one is
+/// not in the alphabet, or the count differs).
+pub fn unspell_lines(blob: &str, n: usize) -> Result<Strings, String> {
+    let mut out = Strings::default();
+    for (i, text) in split_texts(blob, n)?.into_iter().enumerate() {
+        if !out.push(text) {
+            return Err(format!("text {i} {text:?} is not in the byte alphabet"));
+        }
+    }
+    Ok(out)
+}
+
+/// The `n` merge lines of `blob` (`"left right"`, joined by `"\n"`), each side as the bytes
+/// it spells (`Err`: a line that is not a pair ([`split_merges`]), a side not in the
+/// alphabet, or a count that differs).
+pub fn unspell_merges(blob: &str, n: usize) -> Result<(Strings, Strings), String> {
+    let (mut lefts, mut rights) = (Strings::default(), Strings::default());
+    let (ls, rs) = split_merges(blob, n)?;
+    for (i, (l, r)) in ls.into_iter().zip(rs).enumerate() {
+        if !lefts.push(l) || !rights.push(r) {
+            let line = format!("{l} {r}");
+            return Err(format!("merge {i} {line:?} is not in the byte alphabet"));
+        }
     }
     Ok((lefts, rights))
 }
@@ -435,33 +447,6 @@ pub mod python {
         Ok((Some(table), None))
     }
 
-    /// The merges' sides: `lefts` and `rights`, or with `rights` `None` the `"left right"`
-    /// lines `lefts` split at their one space (`Err`: a line that is not a pair).
-    #[allow(clippy::type_complexity)]
-    pub fn sides<'a>(
-        lefts: &'a [Bound<'_, PyString>],
-        rights: Option<&'a [Bound<'_, PyString>]>,
-    ) -> PyResult<Result<(Vec<&'a str>, Vec<&'a str>), String>> {
-        let mut lefts = as_strs(lefts)?;
-        if let Some(r) = rights {
-            if r.len() != lefts.len() {
-                return Ok(Err("lefts and rights differ in length".into()));
-            }
-            return Ok(Ok((lefts, as_strs(r)?)));
-        }
-        let mut rights = Vec::with_capacity(lefts.len());
-        for (i, line) in lefts.iter_mut().enumerate() {
-            match line.split_once(' ') {
-                Some((l, r)) if !l.is_empty() && !r.is_empty() && !r.contains(' ') => {
-                    *line = l;
-                    rights.push(r);
-                }
-                _ => return Ok(Err(format!("merge {i} is not a pair"))),
-            }
-        }
-        Ok(Ok((lefts, rights)))
-    }
-
     fn error(e: MergeEncodeError) -> PyErr {
         match e {
             MergeEncodeError::Missing(MissingByte(b)) => PyKeyError::new_err(b),
@@ -473,6 +458,7 @@ pub mod python {
     /// `lefts[i]`/`rights[i]` the sides of merge `i`, `ignore_merges`, and the split
     /// `pattern` for `fancy-regex` (`None`: the caller splits) with `gaps` (keep the text
     /// between matches). `ValueError` naming a merge whose side or result is not a token.
+    /// [`MergeListBpe::joined`] takes the same from joined texts.
     #[pyclass(frozen, module = "verified_bpe._native")]
     pub struct MergeListBpe {
         bpe: MergeList,
@@ -488,81 +474,54 @@ pub mod python {
         fn new(
             vocab: &Bound<'_, PyDict>,
             lefts: &Bound<'_, PyList>,
-            rights: Option<&Bound<'_, PyList>>,
+            rights: &Bound<'_, PyList>,
             ignore_merges: bool,
             pattern: Option<&str>,
             gaps: bool,
         ) -> PyResult<Self> {
-            let py = vocab.py();
             let (keys, values) = str_ids(vocab)?;
             let keys = as_strs(&keys)?;
-            let max = values.iter().copied().max().unwrap_or(0);
-            let ids: FxHashMap<&str, u32> = keys.iter().copied().zip(values).collect();
-            let left_strings = strings(lefts)?;
-            let right_strings = rights.map(strings).transpose()?;
-            let (lefts, rights) =
-                sides(&left_strings, right_strings.as_deref())?.map_err(PyValueError::new_err)?;
-            let mut merges = FxHashMap::with_capacity_and_hasher(lefts.len(), Default::default());
-            let mut joined = String::new();
-            for (i, (&l, &r)) in lefts.iter().zip(&rights).enumerate() {
-                joined.clear();
-                joined.push_str(l);
-                joined.push_str(r);
-                let (Some(&a), Some(&b)) = (ids.get(l), ids.get(r)) else {
-                    return Err(PyValueError::new_err(format!(
-                        "merge {i} ({l:?}, {r:?}) names an unknown token"
-                    )));
-                };
-                let Some(&m) = ids.get(joined.as_str()) else {
-                    return Err(PyValueError::new_err(format!(
-                        "merge {i} ({l:?}, {r:?}) makes a token not in the vocabulary"
-                    )));
-                };
-                merges.insert((a, b), (i as u32, m)); // the last of duplicates, as `tokenizers`
+            let (lefts, rights) = (strings(lefts)?, strings(rights)?);
+            let (lefts, rights) = (as_strs(&lefts)?, as_strs(&rights)?);
+            if lefts.len() != rights.len() {
+                return Err(PyValueError::new_err("lefts and rights differ in length"));
             }
-            let mut byte_ids = [NONE; 256];
-            let mut back: FxHashMap<char, u8> = FxHashMap::default();
-            for b in 0..=255u8 {
-                let c = byte_char(b);
-                back.insert(c, b);
-                if let Some(&id) = ids.get(c.encode_utf8(&mut [0; 4]) as &str) {
-                    byte_ids[b as usize] = id;
-                }
-            }
-            let whole = ignore_merges.then(|| {
-                ids.iter()
-                    .filter_map(|(text, &id)| {
-                        let bytes: Option<Vec<u8>> =
-                            text.chars().map(|c| back.get(&c).copied()).collect();
-                        bytes.map(|b| (b, id))
-                    })
-                    .collect()
-            });
-            let regex = match pattern {
-                Some(p) => Some(
-                    fancy_regex::Regex::new(p)
-                        .map_err(|e| PyValueError::new_err(format!("fancy-regex: {e}")))?,
-                ),
-                None => None,
-            };
-            let dense = (max as usize) <= 2 * ids.len() + 1024;
-            let ints = if dense {
-                (0..=max)
-                    .map(|r| Ok(r.into_pyobject(py)?.into_any().unbind()))
-                    .collect::<PyResult<Vec<_>>>()?
-            } else {
-                Vec::new()
-            };
-            Ok(Self {
-                bpe: MergeList {
-                    merges,
-                    byte_ids,
-                    whole,
-                },
-                regex,
+            let ids = keys.iter().copied().zip(values).collect();
+            Self::build(
+                vocab.py(),
+                ids,
+                &lefts,
+                &rights,
+                ignore_merges,
+                pattern,
                 gaps,
-                ints,
-            })
+            )
+        }
+
+        /// The same engine from joined texts, none read one by one: `vocab` the token texts
+        /// joined by `"\n"` (UTF-8) with their `ids`, `merges` the `n_merges` `"left right"`
+        /// lines joined by `"\n"`.  `ValueError` also when the texts are not `ids.len()`
+        /// lines or a line is not a pair (a text or side holding a newline or a space: the
+        /// caller then passes them one by one).
+        #[staticmethod]
+        #[pyo3(signature = (vocab, ids, merges, n_merges, ignore_merges, pattern=None, gaps=true))]
+        #[allow(clippy::too_many_arguments)]
+        fn joined(
+            py: Python<'_>,
+            vocab: &[u8],
+            ids: Vec<u32>,
+            merges: &[u8],
+            n_merges: usize,
+            ignore_merges: bool,
+            pattern: Option<&str>,
+            gaps: bool,
+        ) -> PyResult<Self> {
+            let utf8 = |b| std::str::from_utf8(b).map_err(|e| PyValueError::new_err(e.to_string()));
+            let (texts, lines) = (utf8(vocab)?, utf8(merges)?);
+            let keys = split_texts(texts, ids.len()).map_err(PyValueError::new_err)?;
+            let (lefts, rights) = split_merges(lines, n_merges).map_err(PyValueError::new_err)?;
+            let ids = keys.into_iter().zip(ids).collect();
+            Self::build(py, ids, &lefts, &rights, ignore_merges, pattern, gaps)
         }
 
         /// Whether this engine splits the text itself (a pattern was given).
@@ -632,6 +591,77 @@ pub mod python {
     }
 
     impl MergeListBpe {
+        /// The engine of a vocabulary (`{text: id}`) and the merges' sides.
+        fn build(
+            py: Python<'_>,
+            ids: FxHashMap<&str, u32>,
+            lefts: &[&str],
+            rights: &[&str],
+            ignore_merges: bool,
+            pattern: Option<&str>,
+            gaps: bool,
+        ) -> PyResult<Self> {
+            let max = ids.values().copied().max().unwrap_or(0);
+            let mut merges = FxHashMap::with_capacity_and_hasher(lefts.len(), Default::default());
+            let mut joined = String::new();
+            for (i, (&l, &r)) in lefts.iter().zip(rights).enumerate() {
+                joined.clear();
+                joined.push_str(l);
+                joined.push_str(r);
+                let (Some(&a), Some(&b)) = (ids.get(l), ids.get(r)) else {
+                    return Err(PyValueError::new_err(format!(
+                        "merge {i} ({l:?}, {r:?}) names an unknown token"
+                    )));
+                };
+                let Some(&m) = ids.get(joined.as_str()) else {
+                    return Err(PyValueError::new_err(format!(
+                        "merge {i} ({l:?}, {r:?}) makes a token not in the vocabulary"
+                    )));
+                };
+                merges.insert((a, b), (i as u32, m)); // the last of duplicates, as `tokenizers`
+            }
+            let mut byte_ids = [NONE; 256];
+            for b in 0..=255u8 {
+                if let Some(&id) = ids.get(byte_char(b).encode_utf8(&mut [0; 4]) as &str) {
+                    byte_ids[b as usize] = id;
+                }
+            }
+            let whole = ignore_merges.then(|| {
+                let mut bytes = Vec::new();
+                ids.iter()
+                    .filter_map(|(text, &id)| {
+                        bytes.clear();
+                        unspell(text, &mut bytes).then(|| (bytes.clone(), id))
+                    })
+                    .collect()
+            });
+            let regex = match pattern {
+                Some(p) => Some(
+                    fancy_regex::Regex::new(p)
+                        .map_err(|e| PyValueError::new_err(format!("fancy-regex: {e}")))?,
+                ),
+                None => None,
+            };
+            let dense = (max as usize) <= 2 * ids.len() + 1024;
+            let ints = if dense {
+                (0..=max)
+                    .map(|r| Ok(r.into_pyobject(py)?.into_any().unbind()))
+                    .collect::<PyResult<Vec<_>>>()?
+            } else {
+                Vec::new()
+            };
+            Ok(Self {
+                bpe: MergeList {
+                    merges,
+                    byte_ids,
+                    whole,
+                },
+                regex,
+                gaps,
+                ints,
+            })
+        }
+
         fn regex(&self) -> PyResult<&fancy_regex::Regex> {
             self.regex
                 .as_ref()

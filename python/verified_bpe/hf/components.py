@@ -15,6 +15,7 @@ import re  # literal alternations: the same matches as the regex module's, faste
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import regex
@@ -105,11 +106,83 @@ def _by_char(piece: Piece, convert: Callable[[str], str]) -> Piece:
     return Piece("".join(out), 0, spans)
 
 
+@lru_cache(maxsize=4096)
+def _compose(first: str, second: str) -> str | None:
+    """The primary composite of two characters, or ``None``."""
+    both = unicodedata.normalize("NFC", first + second)
+    return both if len(both) == 1 else None
+
+
+def _form_changes(form: str, text: str) -> list[tuple[str, int]]:
+    """``unicodedata.normalize(form, text)`` character by character, each with its change
+    as ``tokenizers`` 0.23.3 counts it: every character decomposed (the first character of
+    a decomposition 0, each further one +1), non-starters put in canonical order (a change
+    moves with its character), then, for NFC/NFKC, composed (a composite's change: its two
+    parts' changes added, minus 1)."""
+    decompose = "NFKD" if form in ("NFKC", "NFKD") else "NFD"
+    chars: list[tuple[str, int]] = []
+    for char in text:
+        parts = unicodedata.normalize(decompose, char)  # type: ignore[arg-type]
+        chars += [(part, 1 if k else 0) for k, part in enumerate(parts)]
+    classes = [unicodedata.combining(c) for c, _ in chars]
+    i = 0
+    while i < len(chars):  # canonical order: each run of non-starters sorted (stable)
+        j = i
+        while j < len(chars) and classes[j]:
+            j += 1
+        if j - i > 1:
+            run = sorted(zip(classes[i:j], chars[i:j], strict=True), key=lambda x: x[0])
+            classes[i:j] = [c for c, _ in run]
+            chars[i:j] = [x for _, x in run]
+        i = j + 1 if j == i else j
+    if form in ("NFD", "NFKD"):
+        return chars
+    out: list[tuple[str, int]] = []
+    starter: int | None = None
+    last: int | None = None  # the class of the last character kept after the starter
+    for (char, change), cls in zip(chars, classes, strict=True):
+        if starter is not None and (last is None or 0 < last < cls):
+            composite = _compose(out[starter][0], char)
+            if composite is not None:
+                out[starter] = (composite, out[starter][1] + change - 1)
+                continue
+        if cls == 0:
+            starter, last = len(out), None
+        else:
+            last = cls
+        out.append((char, change))
+    return out
+
+
+def _aligned(form: str, text: str, spans_in: Sequence[Span]) -> tuple[str, list[Span]] | None:
+    """``text`` in ``form`` with each new character's span as ``tokenizers`` aligns it: the
+    characters are walked in order; one with change ``c <= 0`` takes the span of the next
+    old character and uses up ``1 - c`` of them, one with ``c > 0`` (inserted) the span of
+    the old character before.  ``None`` if the changes do not use up the text (not seen)."""
+    new: list[str] = []
+    spans: list[Span] = []
+    pos = 0
+    for char, change in _form_changes(form, text):
+        new.append(char)
+        if change > 0:
+            if pos == 0:
+                return None
+            spans.append(spans_in[pos - 1])
+        else:
+            if pos >= len(text):
+                return None
+            spans.append(spans_in[pos])
+            pos += 1 - change
+    return ("".join(new), spans) if pos == len(text) else None
+
+
 def _unicode_form(form: str) -> Normalizer:
-    """A Unicode normalization form.  Offsets as ``tokenizers`` aligns them: the text is cut
-    into runs that start at a character of combining class 0; in a run that changes, new
-    character ``i`` comes from old character ``i`` (the last one for the extra characters
-    of an expansion), so a composed character keeps the span of its first part."""
+    """A Unicode normalization form, offsets as ``tokenizers`` 0.23.3 aligns them
+    (:func:`_aligned`: a composite keeps its first part's span, a mark left after a
+    composition its own, an expansion's extra characters their source's).  The text is cut
+    into runs that start at a character of combining class 0, and only the runs that change
+    are walked; when the runs do not normalize alone (a composition across them: Hangul
+    jamo...), the whole text is."""
 
     def normalize(piece: Piece) -> Piece:
         text = piece.text
@@ -123,16 +196,22 @@ def _unicode_form(form: str) -> Normalizer:
         spans: list[Span] = []
         for a, b in zip(bounds, bounds[1:], strict=False):
             run = text[a:b]
-            new = unicodedata.normalize(form, run)  # type: ignore[arg-type]
-            parts.append(new)
-            if new == run:
+            done = None
+            if not unicodedata.is_normalized(form, run):  # type: ignore[arg-type]
+                done = _aligned(form, run, spans_in[a:b])
+            if done is None:
+                parts.append(run)
                 spans.extend(spans_in[a:b])
             else:
-                spans.extend(spans_in[a + min(i, b - a - 1)] for i in range(len(new)))
-        if "".join(parts) != whole:  # a composition across runs (Hangul...): one span
-            span = (spans_in[0][0], spans_in[-1][1])
-            return Piece(whole, 0, [span] * len(whole))
-        return Piece(whole, 0, spans)
+                parts.append(done[0])
+                spans.extend(done[1])
+        if "".join(parts) == whole:
+            return Piece(whole, 0, spans)
+        done = _aligned(form, text, spans_in)
+        if done is not None and done[0] == whole:
+            return Piece(whole, 0, done[1])
+        span = (spans_in[0][0], spans_in[-1][1])  # not seen: one span for the whole text
+        return Piece(whole, 0, [span] * len(whole))
 
     return normalize
 

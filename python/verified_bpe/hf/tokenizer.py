@@ -226,14 +226,48 @@ def merges_sha256(lefts: Sequence[str], rights: Sequence[str]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _merge_blob(tok: Tokenizer) -> bytes:
-    """The merges as ``"left right"`` lines joined by ``"\n"``, UTF-8 (the text
-    :data:`RECOVERED_MERGES_SHA256` hashes when every line is a pair; a line that is not
-    cannot match a pinned hash, and the native check refuses it).
-    :class:`UnicodeEncodeError` for a lone surrogate."""
-    if tok._merge_lines is not None:
-        return "\n".join(tok._merge_lines).encode("utf-8")
-    return "\n".join(map(" ".join, zip(tok._lefts, tok._rights, strict=True))).encode("utf-8")
+def _joinable(merges: Any) -> bool:
+    """Whether the merges are all ``"left right"`` strings or all two-element lists (read
+    joined, :func:`_merge_text`; a side that is not a string or is empty is found there)."""
+    if not isinstance(merges, list) or not merges:
+        return False
+    kinds = set(map(type, merges))
+    return kinds == {str} or (kinds == {list} and set(map(len, merges)) == {2})
+
+
+def _merge_text(tok: Tokenizer) -> bytes | None:
+    """The merges as ``"left right"`` lines joined by ``"\n"``, UTF-8: the text
+    :data:`RECOVERED_MERGES_SHA256` hashes, and the native engines' input.  It is the
+    merges exactly when it has one line per merge and every line is a pair (one space
+    between non-empty sides): then no side holds a newline or a space (the native readers
+    check both; a line count that differs or a line that is not a pair is refused there).
+    ``None``: a side that is not a string, or a lone surrogate."""
+    merges = tok._merges if tok._joinable else None
+    try:
+        if merges is not None and isinstance(merges[0], str):
+            text = "\n".join(merges)
+        elif merges is not None:
+            text = "\n".join(map(" ".join, merges))
+        else:
+            text = "\n".join(map(" ".join, zip(tok._lefts, tok._rights, strict=True)))
+        return text.encode("utf-8")
+    except (TypeError, UnicodeEncodeError):
+        return None
+
+
+def _merge_count(tok: Tokenizer) -> int:
+    """The number of merges."""
+    return len(tok._merges) if tok._joinable else len(tok._lefts)
+
+
+def _vocab_text(vocab: Mapping[str, int]) -> bytes | None:
+    """The vocabulary's texts in its order joined by ``"\n"``, UTF-8 (``None``: a lone
+    surrogate); a text holding a newline makes more lines than texts, which the native
+    readers refuse."""
+    try:
+        return "\n".join(vocab).encode("utf-8")
+    except UnicodeEncodeError:
+        return None
 
 
 def _check_merges(vocab: Mapping[str, int], lefts: Sequence[str], rights: Sequence[str]) -> None:
@@ -265,7 +299,7 @@ def _byte_level_ranks(
     vocab: Mapping[str, int], merges: bytes | None, n_merges: int, texts: bytes | None = None
 ) -> tuple[dict[bytes, int] | None, str | None]:
     """The vocabulary as a rank table ``{bytes: id}`` (its texts spelled in GPT-2's byte
-    alphabet) and, given the merge lines joined (:func:`_merge_blob`), ``None`` if the
+    alphabet) and, given the merge lines joined (:func:`_merge_text`), ``None`` if the
     merges are every split of every token into two tokens, listed in non-decreasing order
     of the id of the token they make; else ``(None, the first problem)`` (a text outside
     the alphabet, a line that is not a pair, a merge out of place).  The native engine
@@ -361,12 +395,12 @@ class Tokenizer:
             raise MalformedTokenizerJsonError("model.vocab must map strings to ids >= 0")
         self._vocab: dict[str, int] = vocab
         merges = model.get("merges", [])
-        #: the merges as ``"left right"`` lines, split only when needed (the rank engine's
-        #: checks read the lines natively); else split and checked now
-        self._merge_lines: list[str] | None = None
-        if isinstance(merges, list) and merges and set(map(type, merges)) == {str}:
-            self._merge_lines = merges
-        else:
+        #: the merges as the file has them, ``"left right"`` lines or ``[left, right]`` lists,
+        #: split only when needed (the native engines read them joined, :func:`_merge_text`);
+        #: anything else split and checked now
+        self._merges: list[Any] = merges
+        self._joinable = _joinable(merges)
+        if not self._joinable:
             self._sides = _merge_sides(merges, "model.merges")
         self._normalizer = read_normalizer(spec.get("normalizer"))
         self._pre = read_pre_tokenizer(spec.get("pre_tokenizer"))
@@ -396,10 +430,10 @@ class Tokenizer:
 
     @cached_property
     def _sides(self) -> tuple[list[str], list[str]]:
-        """The merges' left and right sides (``MalformedTokenizerJsonError`` for a line that
-        is not a pair: read while loading unless the rank engine took the file, whose check
-        refuses such lines)."""
-        return _merge_sides(self._merge_lines, "model.merges")
+        """The merges' left and right sides (``MalformedTokenizerJsonError`` for a line or
+        list that is not a pair: read while loading unless a native engine took the file
+        from the joined lines, whose reading refuses such lines)."""
+        return _merge_sides(self._merges, "model.merges")
 
     @property
     def _lefts(self) -> list[str]:
@@ -964,19 +998,13 @@ class NativeMergeList:
 
     def __init__(self, tok: Tokenizer, pattern: str | None, gaps: bool) -> None:
         fancy = None if pattern is None else native.fancy_pattern(pattern)
-        module = native.module()
-        lines = tok._merge_lines  # split natively (a line that is not a pair: split below)
-        sides = (lines, None) if lines is not None else (tok._lefts, tok._rights)
-        args = (tok._vocab, *sides, tok.ignore_merges)
         try:
-            self._bpe = module.MergeListBpe(*args, fancy, gaps)
+            self._bpe = _merge_list_bpe(tok, fancy, gaps)
         except ValueError as exc:
-            if str(exc).endswith("is not a pair"):
-                tok._sides  # noqa: B018 - raises MalformedTokenizerJsonError naming the line
             if fancy is None or not str(exc).startswith("fancy-regex"):
                 raise MalformedTokenizerJsonError(str(exc)) from None
             fancy = None
-            self._bpe = module.MergeListBpe(*args, None, gaps)
+            self._bpe = _merge_list_bpe(tok, None, gaps)
         self.splits = fancy is not None
 
     def encode_ordinary(self, text: str) -> list[int] | None:
@@ -1012,6 +1040,29 @@ class NativeMergeList:
             return self._bpe.bpe(piece.encode("utf-8"))  # type: ignore[no-any-return]
         except KeyError:
             return None
+
+
+def _merge_list_bpe(tok: Tokenizer, pattern: str | None, gaps: bool) -> Any:
+    """The native ``MergeListBpe``: from the vocabulary and merge lines joined (no string
+    read one by one), else, when the joined texts cannot carry them (a text or side holding
+    a newline or a space, a line that is not a pair, a side that is not a string), from the
+    dict and the merges split in Python (which names a malformed merge).  ``ValueError``
+    naming a merge whose side or result is not a token, or a pattern fancy-regex refuses."""
+    module = native.module()
+    texts, merges = _vocab_text(tok._vocab), _merge_text(tok)
+    if texts is not None and merges is not None:
+        ids = list(tok._vocab.values())
+        n_merges = _merge_count(tok)
+        try:
+            return module.MergeListBpe.joined(
+                texts, ids, merges, n_merges, tok.ignore_merges, pattern, gaps
+            )
+        except ValueError as exc:
+            if str(exc).startswith("fancy-regex"):
+                raise
+    return module.MergeListBpe(
+        tok._vocab, tok._lefts, tok._rights, tok.ignore_merges, pattern, gaps
+    )
 
 
 def native_merge_list(tok: Tokenizer) -> NativeMergeList | None:
@@ -1052,16 +1103,15 @@ def rank_plan(tok: Tokenizer) -> RankPlan | None:
         vocab = _without_ids(vocab, tok._added)
     if not native.available():
         return None
-    try:
-        merges = _merge_blob(tok)
-        texts = "\n".join(vocab).encode("utf-8")
-    except UnicodeEncodeError:
+    merges, texts = _merge_text(tok), _vocab_text(vocab)
+    if merges is None or texts is None:
         return None
-    n_merges = len(tok._merge_lines if tok._merge_lines is not None else tok._lefts)
+    n_merges = _merge_count(tok)
     proven = (
         known
         if known is not None
         and list(vocab.values()) == list(range(len(vocab)))
+        and merges.count(b"\n") + 1 == n_merges  # one line per merge (see _merge_text)
         and hashlib.sha256(texts).hexdigest() == TIKTOKEN_VOCAB_SHA256[known]
         and hashlib.sha256(merges).hexdigest() == RECOVERED_MERGES_SHA256[known]
         else None
