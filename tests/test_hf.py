@@ -20,6 +20,7 @@ from conftest import UNICODE_SNIPPETS
 from verified_bpe import hf
 from verified_bpe.engine import native
 from verified_bpe.errors import (
+    InvalidArgumentError,
     MalformedTokenizerJsonError,
     UnencodableBytesError,
     UnsupportedTokenizerJsonError,
@@ -92,6 +93,95 @@ def test_real_files_vocabulary(name: str) -> None:
         assert ours.id_to_token(token_id) == theirs.id_to_token(token_id)
     for token in ("Hello", "Ġworld", "<|endoftext|>", "not a token"):
         assert ours.token_to_id(token) == theirs.token_to_id(token)
+
+
+ENCODING_FIELDS = ("ids", "tokens", "offsets", "attention_mask", "type_ids",
+                   "special_tokens_mask", "sequence_ids", "n_sequences")  # fmt: skip
+
+
+def fields(encoding: object) -> dict[str, object]:
+    return {f: getattr(encoding, f) for f in ENCODING_FIELDS}
+
+
+def words(text: str) -> list[str]:
+    """A pre-tokenized form of ``text``: cut after each space (words keep their spaces)."""
+    return [w for w in text.replace(" ", " \0").split("\0") if w] + ([""] if text else [])
+
+
+def check_pairs(ours: hf.Tokenizer, theirs: object, texts: list[str]) -> None:
+    """Pairs (each text with the next), pre-tokenized single texts and pairs, and a batch
+    mixing texts and pairs, with and without special tokens: every field of every
+    encoding equals ``tokenizers``'."""
+    texts = [surrogate_free(t) for t in texts]
+    pairs = list(zip(texts, texts[1:] + texts[:1], strict=True))
+    for special in (True, False):
+        for a, b in pairs:
+            expected = theirs.encode(a, b, add_special_tokens=special)  # type: ignore[attr-defined]
+            assert fields(ours.encode(a, b, add_special_tokens=special)) == fields(expected), (a, b)
+            wa, wb = words(a), words(b)
+            for args in ((wa,), (wa, wb)):
+                expected = theirs.encode(*args, is_pretokenized=True, add_special_tokens=special)  # type: ignore[attr-defined]
+                got = ours.encode(*args, is_pretokenized=True, add_special_tokens=special)
+                assert fields(got) == fields(expected), args
+        mixed = [p if i % 2 else p[0] for i, p in enumerate(pairs)]
+        for pre, inputs in (
+            (False, mixed),
+            (True, [(words(a), words(b)) if i % 2 else words(a) for i, (a, b) in enumerate(pairs)]),
+        ):
+            got = ours.encode_batch(inputs, is_pretokenized=pre, add_special_tokens=special)
+            expected = theirs.encode_batch(inputs, is_pretokenized=pre, add_special_tokens=special)  # type: ignore[attr-defined]
+            assert [fields(e) for e in got] == [fields(e) for e in expected]
+
+
+@pytest.mark.parametrize("name", ["llama3", "gpt4o"])
+def test_real_files_pairs_equal_tokenizers(name: str) -> None:
+    """Pairs and pre-tokenized input on the real files (Llama 3: its ``ByteLevel``
+    post-processor; GPT-4o: none) on texts in many scripts, with added tokens."""
+    ours, theirs = real(name)
+    check_pairs(ours, theirs, [*TEXTS, *random_texts(12, 3)])
+
+
+@pytest.mark.skipif(
+    not os.environ.get("VERIFIED_BPE_HF_SLOW"), reason="opt-in (5 s): VERIFIED_BPE_HF_SLOW=1"
+)
+def test_real_file_with_strip_normalizers() -> None:
+    """npm's Llama 3 file with its normalizer set to ``Strip`` then ``NFD`` then
+    ``StripAccents`` (the merge-list engine then): ids, tokens and offsets equal
+    ``tokenizers``' on texts in many scripts, singles and pairs."""
+    spec = json.loads(hf_testdata.npm_tokenizer("llama3").read_text(encoding="utf-8"))
+    spec["normalizer"] = {
+        "type": "Sequence",
+        "normalizers": [
+            {"type": "Strip", "strip_left": True, "strip_right": True},
+            {"type": "NFD"},
+            {"type": "StripAccents"},
+        ],
+    }
+    text = json.dumps(spec)
+    ours, theirs = hf.Tokenizer.from_str(text), tokenizers.Tokenizer.from_str(text)
+    texts = [surrogate_free(t) for t in [*TEXTS, *STRIP_TEXTS[-2:]]]
+    for t in texts:
+        assert fields(ours.encode(t)) == fields(theirs.encode(t)), t
+    check_pairs(ours, theirs, texts[:8])
+
+
+def test_pair_errors() -> None:
+    ours = hf.Tokenizer.from_str(small_json())
+    for call in (
+        lambda: ours.encode("a", ["b"]),
+        lambda: ours.encode("ab", is_pretokenized=True),
+        lambda: ours.encode(["a", 1], is_pretokenized=True),
+        lambda: ours.encode_batch([("a", "b", "c")]),
+        lambda: ours.encode_batch([["a", ["b"]]], is_pretokenized=True),
+    ):
+        with pytest.raises(InvalidArgumentError):
+            call()
+    no_pair = json.loads(small_json(**COMPONENTS["template"]))
+    del no_pair["post_processor"]["pair"]
+    tok = hf.Tokenizer.from_str(json.dumps(no_pair))
+    assert tok.encode("the").ids[0] == 266  # single sequences still encode
+    with pytest.raises(UnsupportedTokenizerJsonError, match="post_processor"):
+        tok.encode("a", "b")
 
 
 def test_engines() -> None:
@@ -397,6 +487,73 @@ COMPONENTS = {
         },
     },  # fmt: skip
     "ignore_merges": {},
+    "strip": {"normalizer": {"type": "Strip", "strip_left": True, "strip_right": True}},
+    "strip left": {"normalizer": {"type": "Strip", "strip_left": True, "strip_right": False}},
+    "strip right": {"normalizer": {"type": "Strip", "strip_left": False, "strip_right": True}},
+    "strip accents": {"normalizer": {"type": "StripAccents"}},
+    "nfd + strip accents": {
+        "normalizer": {
+            "type": "Sequence",
+            "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}],
+        }
+    },
+    "template pair": {
+        "added_tokens": [added("<s>", 266), added("</s>", 267), added("<sep>", 268)],
+        "post_processor": {
+            "type": "TemplateProcessing",
+            "single": [
+                {"SpecialToken": {"id": "<s>", "type_id": 1}},
+                {"Sequence": {"id": "A", "type_id": 2}},
+                {"SpecialToken": {"id": "</s>", "type_id": 0}},
+            ],
+            "pair": [
+                {"SpecialToken": {"id": "<s>", "type_id": 0}},
+                {"Sequence": {"id": "B", "type_id": 1}},
+                {"SpecialToken": {"id": "<sep>", "type_id": 0}},
+                {"Sequence": {"id": "A", "type_id": 0}},
+                {"SpecialToken": {"id": "</s>", "type_id": 1}},
+            ],
+            "special_tokens": {
+                "<s>": {"id": "<s>", "ids": [266], "tokens": ["<s>"]},
+                "</s>": {"id": "</s>", "ids": [267], "tokens": ["</s>"]},
+                "<sep>": {"id": "<sep>", "ids": [268, 267], "tokens": ["<sep>", "</s>"]},
+            },
+        },
+    },  # fmt: skip
+    "llama3 template": {  # Meta's Llama 3 post-processor
+        "added_tokens": [added("<s>", 266)],
+        "pre_tokenizer": {
+            "type": "ByteLevel",
+            "add_prefix_space": True,
+            "trim_offsets": True,
+            "use_regex": True,
+        },
+        "post_processor": {
+            "type": "Sequence",
+            "processors": [
+                {
+                    "type": "ByteLevel",
+                    "add_prefix_space": True,
+                    "trim_offsets": True,
+                    "use_regex": True,
+                },
+                {
+                    "type": "TemplateProcessing",
+                    "single": [
+                        {"SpecialToken": {"id": "<s>", "type_id": 0}},
+                        {"Sequence": {"id": "A", "type_id": 0}},
+                    ],
+                    "pair": [
+                        {"SpecialToken": {"id": "<s>", "type_id": 0}},
+                        {"Sequence": {"id": "A", "type_id": 0}},
+                        {"SpecialToken": {"id": "<s>", "type_id": 1}},
+                        {"Sequence": {"id": "B", "type_id": 1}},
+                    ],
+                    "special_tokens": {"<s>": {"id": "<s>", "ids": [266], "tokens": ["<s>"]}},
+                },
+            ],
+        },
+    },  # fmt: skip
 }
 SMALL_TEXTS = [
     "the then 123 1234 12345 in inn  the",
@@ -408,6 +565,22 @@ SMALL_TEXTS = [
     "héllo wörld 日本語 😀 the-end--now",
     "the" * 20 + " " * 41 + "1" * 30 + "\n" * 3,  # pieces past the native scan (heap path)
 ]
+#: for the Strip and StripAccents cases: white space Strip takes (Rust's White_Space) or
+#: not (U+001C, U+200B), marks (Mn, Mc, Me), two marks after a letter (not in SMALL_TEXTS:
+#: NFC composes e + U+0301 and leaves U+0302, whose span tokenizers keeps and the Unicode
+#: forms here do not)
+STRIP_TEXTS = [
+    *SMALL_TEXTS,
+    "\xa0\u3000\x85 \x1c a\u0301\u0903\u20dd\u0488 ü é e\u0301\u0302x\u200b \x1c\u2009\u205f",
+    "\u0301\u093fab \t\n",
+]
+
+
+#: the cases also checked on pairs and pre-tokenized input (the post-processors, the prefix
+#: space, added tokens, a normalizer; the others differ only in what every text goes through)
+PAIR_CASES = {"plain", "prefix space", "template", "template pair", "llama3 template",
+              "sequence post", "bytelevel post trim", "added tokens",
+              "nfd + strip accents"}  # fmt: skip
 
 
 @pytest.mark.parametrize("case", sorted(COMPONENTS))
@@ -419,7 +592,10 @@ def test_components_equal_tokenizers(case: str) -> None:
         text_json = json.dumps(spec)
     ours = hf.Tokenizer.from_str(text_json)
     theirs = tokenizers.Tokenizer.from_str(text_json)
-    for text in SMALL_TEXTS:
+    texts = STRIP_TEXTS if "strip" in case else SMALL_TEXTS
+    if case == "added tokens":  # lstrip/rstrip take Rust's white space: not U+001C
+        texts = [*texts, "a\x1c<pad>\x1cb \u2009</s>\u3000c\xa0<pad>"]
+    for text in texts:
         for special in (True, False):
             e, g = (
                 theirs.encode(text, add_special_tokens=special),
@@ -429,6 +605,8 @@ def test_components_equal_tokenizers(case: str) -> None:
             assert g.special_tokens_mask == e.special_tokens_mask, (case, text)
             assert ours.decode(e.ids) == theirs.decode(e.ids)
             assert ours.decode(e.ids, False) == theirs.decode(e.ids, False)
+    if case in PAIR_CASES:
+        check_pairs(ours, theirs, texts)
 
 
 def merge_list_json(merges: list[str], **model: object) -> str:
@@ -499,6 +677,10 @@ def test_all_splits_check() -> None:
         assert (check(vocab, merges, None) is None) == ok, merges  # as "left right" lines
     for line in ("a  b", "a b ", " ab", "ab", "a b c"):  # not a pair: refused
         assert check(vocab, [line, *good[1:]], None) is not None
+    for text in ("x\ny", "€", "a b", "\ud800"):  # a token outside the byte alphabet
+        assert check({**vocab, text: 6}, good, None) is not None
+    assert check(vocab, [*good[:3], "ab\nc"], None) is not None  # a line holding "\n"
+    assert check(vocab, [*good[:3], "ab €"], None) is not None
 
 
 def test_merge_making_no_token_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -517,7 +699,7 @@ UNSUPPORTED = {
     "model.type=WordPiece": {"model": {"type": "WordPiece", "vocab": {}, "unk_token": "[UNK]"}},
     "model.type=Unigram": {"model": {"type": "Unigram", "vocab": []}},
     "model.dropout=0.1": "dropout",
-    "normalizer.type=StripAccents": {"normalizer": {"type": "StripAccents"}},
+    "normalizer.type=BertNormalizer": {"normalizer": {"type": "BertNormalizer"}},
     "normalizer.type=Precompiled": {
         "normalizer": {"type": "Precompiled", "precompiled_charsmap": ""}
     },
@@ -617,6 +799,7 @@ def test_converted_gguf_files(name: str) -> None:
     assert [e.ids for e in ours.encode_batch(encodable)] == [
         e.ids for e in theirs.encode_batch(batch)
     ]
+    check_pairs(ours, theirs, encodable[:: max(1, len(encodable) // 40)])
 
 
 def test_cli_tokenizer_json(tmp_path: Path) -> None:

@@ -210,47 +210,153 @@ impl<'a> Memo<'a> {
     }
 }
 
-/// Why the merges `lefts[i] rights[i]` are not every split of every token of `vocab` into
-/// two tokens, listed in non-decreasing order of the id they make (`None` if they are):
-/// `verified_bpe.hf` then runs the file with rank BPE.
+/// The byte of each character of GPT-2's byte-to-unicode alphabet (indexed by code point;
+/// `u16::MAX`: not in the alphabet).
+fn unspell_table() -> &'static [u16; 0x144] {
+    static TABLE: std::sync::OnceLock<[u16; 0x144]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = [u16::MAX; 0x144];
+        for b in 0..=255u8 {
+            table[byte_char(b) as usize] = b as u16;
+        }
+        table
+    })
+}
+
+/// The bytes a text spells in GPT-2's alphabet, appended to `out` (`false`: a character
+/// outside it; `out` then holds part of the text).
+pub fn unspell(text: &str, out: &mut Vec<u8>) -> bool {
+    let table = unspell_table();
+    for c in text.chars() {
+        match table.get(c as usize) {
+            Some(&b) if b != u16::MAX => out.push(b as u8),
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Byte strings cut from one buffer: item `i` is `data[ends[i - 1]..ends[i]]`.
+#[derive(Default)]
+pub struct Strings {
+    pub data: Vec<u8>,
+    pub ends: Vec<usize>,
+}
+
+impl Strings {
+    pub fn get(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.data[start..self.ends[i]]
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    fn push(&mut self, text: &str) -> bool {
+        let ok = unspell(text, &mut self.data);
+        self.ends.push(self.data.len());
+        ok
+    }
+}
+
+/// The `n` texts of `blob` (joined by `"\n"`) as the bytes they spell (`Err`: which one is
+/// not in the alphabet, or the count differs).
+pub fn unspell_lines(blob: &str, n: usize) -> Result<Strings, String> {
+    let mut out = Strings::default();
+    if n == 0 {
+        return if blob.is_empty() {
+            Ok(out)
+        } else {
+            Err("one text too many".into())
+        };
+    }
+    for (i, text) in blob.split('\n').enumerate() {
+        if i >= n {
+            return Err(format!("more than {n} texts"));
+        }
+        if !out.push(text) {
+            return Err(format!("text {i} {text:?} is not in the byte alphabet"));
+        }
+    }
+    if out.len() != n {
+        return Err(format!("{} texts, not {n}", out.len()));
+    }
+    Ok(out)
+}
+
+/// The `n` merge lines of `blob` (`"left right"`, joined by `"\n"`), each side as the bytes
+/// it spells (`Err`: a line that is not two non-empty sides around one space, a side not in
+/// the alphabet, or a count that differs).
+pub fn unspell_merges(blob: &str, n: usize) -> Result<(Strings, Strings), String> {
+    let (mut lefts, mut rights) = (Strings::default(), Strings::default());
+    if n == 0 {
+        return if blob.is_empty() {
+            Ok((lefts, rights))
+        } else {
+            Err("one merge too many".into())
+        };
+    }
+    for (i, line) in blob.split('\n').enumerate() {
+        if i >= n {
+            return Err(format!("more than {n} merges"));
+        }
+        match line.split_once(' ') {
+            Some((l, r)) if !l.is_empty() && !r.is_empty() && !r.contains(' ') => {
+                if !lefts.push(l) || !rights.push(r) {
+                    return Err(format!("merge {i} {line:?} is not in the byte alphabet"));
+                }
+            }
+            _ => return Err(format!("merge {i} is not a pair")),
+        }
+    }
+    if lefts.len() != n {
+        return Err(format!("{} merges, not {n}", lefts.len()));
+    }
+    Ok((lefts, rights))
+}
+
+/// Why the merges `lefts[i] rights[i]` are not every split of every token (`tokens[i]`
+/// with id `ids[i]`; byte strings) into two tokens, listed in non-decreasing order of the
+/// id they make (`None` if they are): `verified_bpe.hf` then runs the file with rank BPE.
 pub fn all_splits_problem(
-    vocab: &FxHashMap<&str, u32>,
-    lefts: &[&str],
-    rights: &[&str],
+    tokens: &Strings,
+    ids: &[u32],
+    lefts: &Strings,
+    rights: &Strings,
 ) -> Option<String> {
-    // The tokens in id order; each one's splits (the byte lengths of a left side whose two
-    // sides are tokens) must be the next merges, in any order, each once: no merge is
-    // looked up, its sides are compared with the token's.
-    let mut tokens: Vec<(u32, &str)> = vocab.iter().map(|(&t, &id)| (id, t)).collect();
-    tokens.sort_unstable();
+    let vocab: FxHashMap<&[u8], u32> = (0..tokens.len()).map(|i| (tokens.get(i), ids[i])).collect();
+    // The tokens in id order; each one's splits (the lengths of a left side whose two sides
+    // are tokens) must be the next merges, in any order, each once: no merge is looked up,
+    // its sides are compared with the token's.
+    let mut order: Vec<(u32, &[u8])> = vocab.iter().map(|(&t, &id)| (id, t)).collect();
+    order.sort_unstable();
     let mut next = 0usize;
     let mut cuts: Vec<(usize, bool)> = Vec::new();
-    for &(id, token) in &tokens {
+    for &(id, token) in &order {
         cuts.clear();
         cuts.extend(
-            token
-                .char_indices()
-                .skip(1)
-                .filter(|&(k, _)| {
-                    vocab.contains_key(&token[..k]) && vocab.contains_key(&token[k..])
-                })
-                .map(|(k, _)| (k, false)),
+            (1..token.len())
+                .filter(|&k| vocab.contains_key(&token[..k]) && vocab.contains_key(&token[k..]))
+                .map(|k| (k, false)),
         );
         for _ in 0..cuts.len() {
-            let Some((&left, &right)) = lefts.get(next).zip(rights.get(next)) else {
-                return Some(format!("token {id} {token:?}: a split is not a merge"));
-            };
+            if next >= lefts.len() {
+                return Some(format!("token {id}: a split is not a merge"));
+            }
+            let (left, right) = (lefts.get(next), rights.get(next));
             let k = left.len();
-            let cut = cuts.iter_mut().find(|(c, _)| *c == k);
-            match cut {
-                Some((_, used))
-                    if !*used && token.get(..k) == Some(left) && &token[k..] == right =>
-                {
+            match cuts.iter_mut().find(|(c, _)| *c == k) {
+                Some((_, used)) if !*used && &token[..k] == left && &token[k..] == right => {
                     *used = true
                 }
                 _ => {
                     return Some(format!(
-                        "merge {next} is not a split of token {id} {token:?} not listed before"
+                        "merge {next} is not a split of token {id} not listed before"
                     ))
                 }
             }
@@ -303,7 +409,7 @@ pub mod python {
     use super::*;
     use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyValueError};
     use pyo3::prelude::*;
-    use pyo3::types::{PyDict, PyList, PyString};
+    use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
     /// The strings of a list, borrowed (`TypeError` for another item).
     pub fn strings<'py>(list: &Bound<'py, PyList>) -> PyResult<Vec<Bound<'py, PyString>>> {
@@ -330,27 +436,45 @@ pub mod python {
         strings.iter().map(|s| s.to_str()).collect()
     }
 
-    /// [`all_splits_problem`] on a `{str: int}` vocabulary and two lists of strings; the
-    /// check runs without the GIL.
-    /// `rights` `None`: `lefts` are `"left right"` lines, split here (a line that is not two
-    /// non-empty sides around one space is a problem).
-    pub fn all_splits_problem_py(
-        vocab: &Bound<'_, PyDict>,
-        lefts: &Bound<'_, PyList>,
-        rights: Option<&Bound<'_, PyList>>,
-    ) -> PyResult<Option<String>> {
-        let (keys, ids) = str_ids(vocab)?;
-        let keys = as_strs(&keys)?;
-        let left_strings = strings(lefts)?;
-        let right_strings = rights.map(strings).transpose()?;
-        let (lefts, rights) = match sides(&left_strings, right_strings.as_deref())? {
-            Ok(sides) => sides,
-            Err(problem) => return Ok(Some(problem)),
+    /// A byte-level vocabulary as a rank table, and the all-splits check
+    /// ([`all_splits_problem`], without the GIL) on its merges: `vocab` the `n` token texts
+    /// joined by `"\n"` (UTF-8), `ids` their ids, `merges` (`None`: no check) the
+    /// `n_merges` `"left right"` lines joined by `"\n"`.  Returns `({bytes: id}, None)`, or
+    /// `(None, problem)`: a text not in GPT-2's alphabet, a line that is not a pair, or the
+    /// first merge out of place.  No string is read one by one (the texts come joined).
+    #[pyfunction]
+    #[pyo3(signature = (vocab, ids, merges, n_merges))]
+    pub fn byte_level_ranks<'py>(
+        py: Python<'py>,
+        vocab: &[u8],
+        ids: Vec<u32>,
+        merges: Option<&[u8]>,
+        n_merges: usize,
+    ) -> PyResult<(Option<Bound<'py, PyDict>>, Option<String>)> {
+        let texts = std::str::from_utf8(vocab).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let merges = merges
+            .map(std::str::from_utf8)
+            .transpose()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let checked = py.detach(|| -> Result<Strings, String> {
+            let tokens = unspell_lines(texts, ids.len())?;
+            if let Some(blob) = merges {
+                let (lefts, rights) = unspell_merges(blob, n_merges)?;
+                if let Some(problem) = all_splits_problem(&tokens, &ids, &lefts, &rights) {
+                    return Err(problem);
+                }
+            }
+            Ok(tokens)
+        });
+        let tokens = match checked {
+            Ok(tokens) => tokens,
+            Err(problem) => return Ok((None, Some(problem))),
         };
-        Ok(vocab.py().detach(|| {
-            let map: FxHashMap<&str, u32> = keys.iter().copied().zip(ids).collect();
-            all_splits_problem(&map, &lefts, &rights)
-        }))
+        let table = PyDict::new(py);
+        for (i, &id) in ids.iter().enumerate() {
+            table.set_item(PyBytes::new(py, tokens.get(i)), id)?;
+        }
+        Ok((Some(table), None))
     }
 
     /// The merges' sides: `lefts` and `rights`, or with `rights` `None` the `"left right"`

@@ -674,19 +674,6 @@ fn class_ranges(name: &str) -> PyResult<Vec<(u32, u32)>> {
     Ok(out)
 }
 
-/// Why the merges `lefts[i] rights[i]` are not every split of every token of `vocab` into
-/// two tokens, in id order (`None` if they are): [`crate::merges::all_splits_problem`].
-/// `rights` `None`: `lefts` are `"left right"` lines.
-#[pyfunction]
-#[pyo3(signature = (vocab, lefts, rights=None))]
-fn all_splits_problem(
-    vocab: &Bound<'_, PyDict>,
-    lefts: &Bound<'_, PyList>,
-    rights: Option<&Bound<'_, PyList>>,
-) -> PyResult<Option<String>> {
-    crate::merges::python::all_splits_problem_py(vocab, lefts, rights)
-}
-
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeBpe>()?;
@@ -694,7 +681,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pre_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(next_chunk_len, m)?)?;
     m.add_function(wrap_pyfunction!(class_ranges, m)?)?;
-    m.add_function(wrap_pyfunction!(all_splits_problem, m)?)?;
+    m.add_function(wrap_pyfunction!(
+        crate::merges::python::byte_level_ranks,
+        m
+    )?)?;
     m.add("LONG_PIECE", crate::ranks::LONG_PIECE)?;
     Ok(())
 }

@@ -176,9 +176,49 @@ def _prepend(prefix: str) -> Normalizer:
     return prepend
 
 
+#: Rust's ``char::is_whitespace`` (the White_Space property), which ``Strip`` strips:
+#: not ``str.isspace`` (which also holds U+001C..U+001F)
+WHITE_SPACE = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+)
+
+
+def _strip(left: bool, right: bool) -> Normalizer:
+    """``Strip``: white space (:data:`WHITE_SPACE`) taken off the left and/or right end;
+    the characters left keep their spans."""
+
+    def strip(piece: Piece) -> Piece:
+        text = piece.text
+        start, end = 0, len(text)
+        while left and start < end and text[start] in WHITE_SPACE:
+            start += 1
+        while right and end > start and text[end - 1] in WHITE_SPACE:
+            end -= 1
+        return piece if (start, end) == (0, len(text)) else piece.sub(start, end)
+
+    return strip
+
+
+def _strip_accents(piece: Piece) -> Piece:
+    """``StripAccents``: every mark (general category ``M*``: ``Mn``, ``Mc``, ``Me``) left
+    out; the characters left keep their spans.  No decomposition (files put ``NFD``
+    before it)."""
+    text = piece.text
+    if text.isascii():
+        return piece
+    category = unicodedata.category
+    keep = [i for i, c in enumerate(text) if category(c)[0] != "M"]
+    if len(keep) == len(text):
+        return piece
+    spans = piece.char_spans()
+    return Piece("".join([text[i] for i in keep]), 0, [spans[i] for i in keep])
+
+
 def read_normalizer(spec: Any, where: str = "normalizer") -> Normalizer | None:
     """The normalizer of ``spec`` (``None``: no normalizer).  Implemented: ``NFC``, ``NFD``,
-    ``NFKC``, ``NFKD``, ``Lowercase``, ``Replace``, ``Prepend`` and ``Sequence``."""
+    ``NFKC``, ``NFKD``, ``Lowercase``, ``Replace``, ``Prepend``, ``Strip``,
+    ``StripAccents`` and ``Sequence``."""
     if spec is None:
         return None
     kind = _type(spec, where)
@@ -190,6 +230,17 @@ def read_normalizer(spec: Any, where: str = "normalizer") -> Normalizer | None:
         here = f"{where}.type={kind}"
         _only(spec, here, {"prepend": Any})
         return _prepend(_field(spec, "prepend", here, str))
+    if kind == "Strip":
+        here = f"{where}.type={kind}"
+        _only(spec, here, {"strip_left": (False, True), "strip_right": (False, True)})
+        left, right = (
+            _field(spec, "strip_left", here, bool),
+            _field(spec, "strip_right", here, bool),
+        )
+        return _strip(left, right)
+    if kind == "StripAccents":
+        _only(spec, f"{where}.type={kind}", {})
+        return _strip_accents
     if kind in ("NFC", "NFD", "NFKC", "NFKD"):
         _only(spec, f"{where}.type={kind}", {})
         return _unicode_form(kind)
@@ -468,10 +519,10 @@ class AddedTokenMatcher:
             ):
                 continue
             if token.lstrip:
-                while s > pos and text[s - 1].isspace():
+                while s > pos and text[s - 1] in WHITE_SPACE:
                     s -= 1
             if token.rstrip:
-                while e < len(text) and text[e].isspace():
+                while e < len(text) and text[e] in WHITE_SPACE:
                     e += 1
             if s > pos:
                 out.append((pos, s, None))
@@ -484,51 +535,97 @@ class AddedTokenMatcher:
 
 # ---------------------------------------------------------------------- post-processors
 @dataclass(frozen=True)
+class TemplatePiece:
+    """An item of a ``TemplateProcessing`` template: a sequence (``sequence`` 0 for ``$A``,
+    1 for ``$B``) or special tokens (``sequence`` ``None``: ``ids`` and ``tokens``, added
+    with ``add_special_tokens``), each with its ``type_id``."""
+
+    sequence: int | None
+    type_id: int
+    ids: tuple[int, ...] = ()
+    tokens: tuple[str, ...] = ()
+
+
+Template = tuple[TemplatePiece, ...]
+#: what ``tokenizers`` does without a template: the sequences one after the other, the
+#: second with type id 1
+DEFAULT_SINGLE: Template = (TemplatePiece(0, 0),)
+DEFAULT_PAIR: Template = (TemplatePiece(0, 0), TemplatePiece(1, 1))
+
+
+@dataclass(frozen=True)
 class PostProcessor:
-    """``TemplateProcessing``'s single-sequence template (``prefix``/``suffix``: ids and
-    tokens added with ``add_special_tokens``) and ``ByteLevel``'s offset trimming."""
+    """``TemplateProcessing``'s templates and ``ByteLevel``'s offset trimming.  ``prefix``/
+    ``suffix``: the single template's special tokens (ids and tokens) around ``$A``;
+    ``single``/``pair``: the templates (``pair`` ``None`` with ``pair_problem`` naming why
+    pairs are refused)."""
 
     prefix: tuple[tuple[int, str], ...] = ()
     suffix: tuple[tuple[int, str], ...] = ()
     trim_offsets: bool = False
     add_prefix_space: bool = False
+    single: Template = DEFAULT_SINGLE
+    pair: Template | None = DEFAULT_PAIR
+    pair_problem: str = ""
 
 
-def _template(
-    spec: Mapping[str, Any], where: str
-) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
-    single = _field(spec, "single", where, list)
+def _template(spec: Mapping[str, Any], key: str, where: str) -> Template:
+    """A template (``single`` or ``pair``) of a ``TemplateProcessing``: its sequences and
+    special tokens in order."""
+    items = _field(spec, key, where, list)
     specials = _field(spec, "special_tokens", where, dict)
-    before: list[tuple[int, str]] = []
-    after: list[tuple[int, str]] = []
-    seen_sequence = False
-    for i, item in enumerate(single):
+    out: list[TemplatePiece] = []
+    for i, item in enumerate(items):
         if not isinstance(item, dict) or len(item) != 1:
-            raise MalformedTokenizerJsonError(f"{where}.single[{i}] must be one entry")
+            raise MalformedTokenizerJsonError(f"{where}.{key}[{i}] must be one entry")
         ((kind, body),) = item.items()
-        if kind == "Sequence":
-            if body.get("id") != "A" or seen_sequence:
-                raise UnsupportedTokenizerJsonError(f"{where}.single[{i}].Sequence={body!r:.40}")
-            seen_sequence = True
-            continue
-        if kind != "SpecialToken" or not isinstance(body, dict):
-            raise UnsupportedTokenizerJsonError(f"{where}.single[{i}].{kind}")
+        if kind not in ("Sequence", "SpecialToken") or not isinstance(body, dict):
+            raise UnsupportedTokenizerJsonError(f"{where}.{key}[{i}].{kind}")
+        type_id = body.get("type_id", 0)
+        if type(type_id) is not int or type_id < 0:
+            raise MalformedTokenizerJsonError(f"{where}.{key}[{i}].type_id must be an int >= 0")
         name = body.get("id")
+        if kind == "Sequence":
+            if name not in ("A", "B"):
+                raise MalformedTokenizerJsonError(f"{where}.{key}[{i}]: sequence {name!r}")
+            out.append(TemplatePiece(0 if name == "A" else 1, type_id))
+            continue
         entry = specials.get(name)
         if not isinstance(entry, dict):
             raise MalformedTokenizerJsonError(f"{where}: special token {name!r} not defined")
         ids, tokens = entry.get("ids"), entry.get("tokens")
-        if not isinstance(ids, list) or not isinstance(tokens, list) or len(ids) != len(tokens):
+        if (
+            not isinstance(ids, list)
+            or not isinstance(tokens, list)
+            or len(ids) != len(tokens)
+            or not all(type(t) is int and t >= 0 for t in ids)
+            or not all(isinstance(t, str) for t in tokens)
+        ):
             raise MalformedTokenizerJsonError(f"{where}.special_tokens[{name!r}] is malformed")
-        (after if seen_sequence else before).extend(zip(ids, tokens, strict=True))
-    if not seen_sequence:
-        raise MalformedTokenizerJsonError(f"{where}.single has no Sequence A")
-    return before, after
+        out.append(TemplatePiece(None, type_id, tuple(ids), tuple(tokens)))
+    return tuple(out)
+
+
+def _template_processing(spec: Mapping[str, Any], where: str) -> PostProcessor:
+    single = _template(spec, "single", where)
+    sequences = [p.sequence for p in single if p.sequence is not None]
+    if sequences != [0]:
+        raise UnsupportedTokenizerJsonError(f"{where}.single with sequences {sequences}")
+    a = next(i for i, p in enumerate(single) if p.sequence is not None)
+    before = tuple(x for p in single[:a] for x in zip(p.ids, p.tokens, strict=True))
+    after = tuple(x for p in single[a + 1 :] for x in zip(p.ids, p.tokens, strict=True))
+    if spec.get("pair") is None:
+        return PostProcessor(before, after, single=single, pair=None, pair_problem=f"{where}.pair")
+    return PostProcessor(before, after, single=single, pair=_template(spec, "pair", where))
+
+
+def _specials(tokens: Sequence[tuple[int, str]]) -> TemplatePiece:
+    return TemplatePiece(None, 0, tuple(i for i, _ in tokens), tuple(t for _, t in tokens))
 
 
 def read_post_processor(spec: Any, where: str = "post_processor") -> PostProcessor:
-    """``TemplateProcessing`` (single sequences; a pair is refused at encode time),
-    ``ByteLevel`` and ``Sequence`` of them."""
+    """``TemplateProcessing`` (both templates, with their type ids), ``ByteLevel`` and
+    ``Sequence`` of them (pairs: at most one ``TemplateProcessing`` in a ``Sequence``)."""
     if spec is None:
         return PostProcessor()
     kind = _type(spec, where)
@@ -541,16 +638,29 @@ def read_post_processor(spec: Any, where: str = "post_processor") -> PostProcess
         )
     if kind == "TemplateProcessing":
         _only(spec, here, {"single": Any, "pair": Any, "special_tokens": Any})
-        before, after = _template(spec, here)
-        return PostProcessor(tuple(before), tuple(after))
+        return _template_processing(spec, here)
     if kind == "Sequence":
         items = _field(spec, "processors", where, list)
         parts = [read_post_processor(s, f"{where}.processors[{i}]") for i, s in enumerate(items)]
+        prefix = tuple(x for p in parts for x in p.prefix)
+        suffix = tuple(x for p in parts for x in p.suffix)
+        templates = [p for p in parts if p.single is not DEFAULT_SINGLE]
+        if len(templates) == 1:
+            only = templates[0]
+            single, pair, problem = only.single, only.pair, only.pair_problem
+        elif templates:  # the special tokens of every template around $A; pairs refused
+            single = (_specials(prefix), TemplatePiece(0, 0), _specials(suffix))
+            pair, problem = None, f"{here} of {len(templates)} templates, on pairs"
+        else:
+            single, pair, problem = DEFAULT_SINGLE, DEFAULT_PAIR, ""
         return PostProcessor(
-            tuple(x for p in parts for x in p.prefix),
-            tuple(x for p in parts for x in p.suffix),
+            prefix,
+            suffix,
             any(p.trim_offsets for p in parts),
             any(p.add_prefix_space for p in parts if p.trim_offsets),
+            single,
+            pair,
+            problem,
         )
     raise UnsupportedTokenizerJsonError(here)
 
@@ -615,7 +725,9 @@ __all__ = [
     "AddedToken",
     "AddedTokenMatcher",
     "Piece",
+    "DEFAULT_PAIR",
     "PostProcessor",
+    "TemplatePiece",
     "PreTokenizerSpec",
     "SplitStep",
     "byte_level_decode",

@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -41,7 +41,7 @@ from ..errors import (
     UnknownTokenError,
     UnsupportedTokenizerJsonError,
 )
-from ..formats.gguf_vocab import _bulk_text_bytes, _spelling_table, unicode_to_bytes
+from ..formats.gguf_vocab import _spelling_table, unicode_to_bytes
 from .components import (
     AddedToken,
     AddedTokenMatcher,
@@ -57,6 +57,8 @@ from .components import (
 
 Span = tuple[int, int]
 Segment = tuple[int, int, AddedToken | None]
+#: the native engine's ids of a text's ordinary segments, and the text's segments
+_Done = tuple[Sequence[list[int]], list[Segment]]
 
 #: SHA-256 of the merges recovered from a tiktoken rank table (``recover_merges``, one
 #: ``"left right"`` line per token of two or more bytes in rank order, spelled in the
@@ -87,10 +89,21 @@ _MODEL_DEFAULTS: dict[str, tuple[Any, ...]] = {
 
 class Encoding:
     """The result of :meth:`Tokenizer.encode` (``tokenizers.Encoding``'s attributes):
-    ``ids``, ``tokens``, ``offsets`` (character spans of the input), ``attention_mask``,
-    ``type_ids``, ``special_tokens_mask``."""
+    ``ids``, ``tokens``, ``offsets`` (character spans of each sequence's text),
+    ``attention_mask``, ``type_ids``, ``special_tokens_mask``, ``sequence_ids`` (``None``
+    for the post-processor's tokens) and ``n_sequences``."""
 
-    __slots__ = ("ids", "_tokenizer", "_tokens", "_offsets", "_special", "_plan")
+    __slots__ = (
+        "ids",
+        "_tokenizer",
+        "_tokens",
+        "_offsets",
+        "_special",
+        "_plan",
+        "_type_ids",
+        "_sequence_ids",
+        "n_sequences",
+    )
 
     def __init__(
         self,
@@ -100,6 +113,9 @@ class Encoding:
         plan: list[tuple[str, int, int]] | None = None,
         tokens: list[str] | None = None,
         offsets: list[Span] | None = None,
+        type_ids: list[int] | None = None,
+        sequence_ids: list[int | None] | None = None,
+        n_sequences: int = 1,
     ) -> None:
         self.ids = ids
         self._tokenizer = tokenizer
@@ -107,6 +123,10 @@ class Encoding:
         self._plan = plan
         self._tokens = tokens
         self._offsets = offsets
+        self._type_ids = type_ids
+        self._sequence_ids = sequence_ids
+        #: the number of sequences (1, or 2 for a pair whose template names both)
+        self.n_sequences = n_sequences
 
     @property
     def tokens(self) -> list[str]:
@@ -118,7 +138,8 @@ class Encoding:
 
     @property
     def offsets(self) -> list[Span]:
-        """For each token, the span of input characters it came from."""
+        """For each token, the span of input characters it came from (in its own sequence;
+        for pre-tokenized input, in its own word)."""
         if self._offsets is None:
             assert self._plan is not None
             self._offsets = self._tokenizer._plan_offsets(self._plan, self.ids, self.tokens)
@@ -131,13 +152,22 @@ class Encoding:
 
     @property
     def type_ids(self) -> list[int]:
-        """All zeros (single sequences)."""
-        return [0] * len(self.ids)
+        """Each token's type id (the template's; without one: 0, and 1 for a pair's second
+        sequence)."""
+        return [0] * len(self.ids) if self._type_ids is None else self._type_ids
 
     @property
     def special_tokens_mask(self) -> list[int]:
         """1 for the tokens the post-processor added."""
         return self._special
+
+    @property
+    def sequence_ids(self) -> list[int | None]:
+        """The sequence each token came from (0, or 1 for a pair's second), ``None`` for the
+        post-processor's tokens."""
+        if self._sequence_ids is None:
+            return [None if s else 0 for s in self._special]
+        return self._sequence_ids
 
     @property
     def overflowing(self) -> list[Encoding]:
@@ -196,13 +226,14 @@ def merges_sha256(lefts: Sequence[str], rights: Sequence[str]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _merges_sha256(tok: Tokenizer) -> str:
-    """:func:`merges_sha256` of a file's merges (its lines joined, when it has lines: the
-    same text when every line is a pair, and a line that is not cannot match a pinned
-    hash)."""
+def _merge_blob(tok: Tokenizer) -> bytes:
+    """The merges as ``"left right"`` lines joined by ``"\n"``, UTF-8 (the text
+    :data:`RECOVERED_MERGES_SHA256` hashes when every line is a pair; a line that is not
+    cannot match a pinned hash, and the native check refuses it).
+    :class:`UnicodeEncodeError` for a lone surrogate."""
     if tok._merge_lines is not None:
-        return hashlib.sha256("\n".join(tok._merge_lines).encode("utf-8")).hexdigest()
-    return merges_sha256(tok._lefts, tok._rights)
+        return "\n".join(tok._merge_lines).encode("utf-8")
+    return "\n".join(map(" ".join, zip(tok._lefts, tok._rights, strict=True))).encode("utf-8")
 
 
 def _check_merges(vocab: Mapping[str, int], lefts: Sequence[str], rights: Sequence[str]) -> None:
@@ -230,20 +261,39 @@ def _text_sha256(vocab: Mapping[str, int]) -> str:
     return hashlib.sha256("\n".join(vocab).encode("utf-8")).hexdigest()
 
 
+def _byte_level_ranks(
+    vocab: Mapping[str, int], merges: bytes | None, n_merges: int, texts: bytes | None = None
+) -> tuple[dict[bytes, int] | None, str | None]:
+    """The vocabulary as a rank table ``{bytes: id}`` (its texts spelled in GPT-2's byte
+    alphabet) and, given the merge lines joined (:func:`_merge_blob`), ``None`` if the
+    merges are every split of every token into two tokens, listed in non-decreasing order
+    of the id of the token they make; else ``(None, the first problem)`` (a text outside
+    the alphabet, a line that is not a pair, a merge out of place).  The native engine
+    checks, without the GIL, on the texts joined (no string read one by one).  Then
+    merge-list BPE and rank BPE see the same mergeable pairs in the same order (they could
+    differ only on two overlapping splits of one token: tested, not proven).  ``texts``:
+    the vocabulary's texts joined, if already encoded."""
+    try:
+        blob = "\n".join(vocab).encode("utf-8") if texts is None else texts
+        return native.module().byte_level_ranks(blob, list(vocab.values()), merges, n_merges)  # type: ignore[no-any-return]
+    except (OverflowError, TypeError) as exc:  # an id beyond 32 bits
+        return None, str(exc)
+    except UnicodeEncodeError:
+        return None, "a lone surrogate"
+
+
 def _all_splits_in_order(
     vocab: Mapping[str, int], lefts: Sequence[str], rights: Sequence[str] | None
 ) -> str | None:
-    """``None`` if the merges are every split of every token into two tokens, listed in
-    non-decreasing order of the id of the token they make; else the first problem (the
-    native engine checks, without the GIL).  Then merge-list BPE and rank BPE see the same
-    mergeable pairs in the same order (they could differ only on two overlapping splits of
-    one token: tested, not proven).  ``rights`` ``None``: ``lefts`` are ``"left right"``
-    lines (a line that is not two non-empty sides around one space is a problem)."""
+    """``None`` if the merges (``rights`` ``None``: ``lefts`` are ``"left right"`` lines)
+    are every split of every token of a byte-level vocabulary in id order, else the first
+    problem (:func:`_byte_level_ranks`)."""
+    lines = lefts if rights is None else list(map(" ".join, zip(lefts, rights, strict=True)))
     try:
-        problem = native.module().all_splits_problem(vocab, lefts, rights)
-    except (OverflowError, TypeError) as exc:  # an id beyond 32 bits
-        return str(exc)
-    return None if problem is None else str(problem)
+        blob = "\n".join(lines).encode("utf-8")
+    except UnicodeEncodeError:
+        return "a lone surrogate"
+    return _byte_level_ranks(vocab, blob, len(lines))[1]
 
 
 class Tokenizer:
@@ -466,36 +516,138 @@ class Tokenizer:
 
     def encode(
         self,
-        sequence: str,
-        pair: str | None = None,
+        sequence: str | Sequence[str],
+        pair: str | Sequence[str] | None = None,
         is_pretokenized: bool = False,
         add_special_tokens: bool = True,
     ) -> Encoding:
-        """The encoding of ``sequence`` (``pair`` and ``is_pretokenized`` are not
-        implemented: :class:`~verified_bpe.errors.InvalidArgumentError`)."""
+        """The encoding of ``sequence``, or of the pair ``sequence``, ``pair``: each encoded
+        alone, then joined by the post-processor's pair template (without one: one after
+        the other, the second with type id 1).  ``is_pretokenized``: each is a list of
+        words, every word encoded alone (added tokens, normalizer, pre-tokenizer, model, as
+        ``tokenizers`` does), its offsets within the word."""
         try:
-            return self._encode(sequence, pair, is_pretokenized, add_special_tokens, None)
+            return self._encode_input(sequence, pair, is_pretokenized, add_special_tokens, None)
         except _MissingByte:  # the Python path names the piece and the byte
-            return self._encode(sequence, pair, is_pretokenized, add_special_tokens, None, False)
+            return self._encode_input(
+                sequence, pair, is_pretokenized, add_special_tokens, None, False
+            )
+
+    def _encode_input(
+        self,
+        sequence: Any,
+        pair: Any,
+        is_pretokenized: bool,
+        add_special_tokens: bool,
+        done: Iterator[_Done] | None,
+        use_native: bool = True,
+    ) -> Encoding:
+        """:meth:`encode`; ``done``: the native engine's results for the texts encoded
+        alone, in order (the sequence's words, then the pair's), from :meth:`encode_batch`."""
+        if pair is None and not is_pretokenized:
+            text = _text(sequence, "sequence")
+            return self._encode(text, add_special_tokens, _next(done), use_native)
+        bodies = [self._body(sequence, "sequence", is_pretokenized, done, use_native)]
+        if pair is not None:
+            bodies.append(self._body(pair, "pair", is_pretokenized, done, use_native))
+        return self._assemble(bodies, add_special_tokens)
+
+    def _body(
+        self,
+        value: Any,
+        argument: str,
+        is_pretokenized: bool,
+        done: Iterator[_Done] | None,
+        use_native: bool,
+    ) -> tuple[list[int], list[str], list[Span]]:
+        """One sequence without the post-processor's tokens (offsets trimmed as its
+        ``ByteLevel`` trims them: after the words are joined)."""
+        if not is_pretokenized:
+            enc = self._encode(_text(value, argument), False, _next(done), use_native)
+            return enc.ids, enc.tokens, enc.offsets
+        ids: list[int] = []
+        tokens: list[str] = []
+        offsets: list[Span] = []
+        for word in _words(value, argument):
+            enc = self._encode(word, False, _next(done), use_native, trim=False)
+            ids += enc.ids
+            tokens += enc.tokens
+            offsets += enc.offsets
+        if self._post.trim_offsets:
+            offsets = trim_offsets(tokens, offsets, self._post.add_prefix_space)
+        return ids, tokens, offsets
+
+    def _assemble(
+        self, bodies: list[tuple[list[int], list[str], list[Span]]], add_special_tokens: bool
+    ) -> Encoding:
+        """The post-processor's template (single or pair) filled with the sequences."""
+        post = self._post
+        template = post.single if len(bodies) == 1 else post.pair
+        if template is None:
+            raise UnsupportedTokenizerJsonError(post.pair_problem, self.path)
+        ids: list[int] = []
+        tokens: list[str] = []
+        offsets: list[Span] = []
+        type_ids: list[int] = []
+        special: list[int] = []
+        sequence_ids: list[int | None] = []
+        for piece in template:
+            if piece.sequence is None:
+                if add_special_tokens:
+                    n = len(piece.ids)
+                    ids += piece.ids
+                    tokens += piece.tokens
+                    offsets += [(0, 0)] * n
+                    special += [1] * n
+                    type_ids += [piece.type_id] * n
+                    sequence_ids += [None] * n
+                continue
+            if piece.sequence >= len(bodies):  # the single template names only $A
+                continue
+            body_ids, body_tokens, body_offsets = bodies[piece.sequence]
+            n = len(body_ids)
+            ids += body_ids
+            tokens += body_tokens
+            offsets += body_offsets
+            special += [0] * n
+            type_ids += [piece.type_id] * n
+            sequence_ids += [piece.sequence] * n
+        named = {p.sequence for p in template if p.sequence is not None}
+        n_sequences = len(named & set(range(len(bodies)))) or 1
+        return Encoding(
+            self, ids, special, None, tokens, offsets, type_ids, sequence_ids, n_sequences
+        )
+
+    def _single_type_ids(self, n_body: int, add_special_tokens: bool) -> list[int] | None:
+        """The single template's type ids (``None``: all 0)."""
+        template = self._post.single
+        if all(p.type_id == 0 for p in template):
+            return None
+        out: list[int] = []
+        for p in template:
+            if p.sequence is not None:
+                out += [p.type_id] * n_body
+            elif add_special_tokens:
+                out += [p.type_id] * len(p.ids)
+        return out
 
     def _encode(
         self,
         sequence: str,
-        pair: str | None,
-        is_pretokenized: bool,
         add_special_tokens: bool,
-        native_ids: tuple[Sequence[list[int]], list[Segment]] | None,
+        native_ids: _Done | None,
         use_native: bool = True,
+        trim: bool = True,
     ) -> Encoding:
-        if pair is not None or is_pretokenized:
-            raise InvalidArgumentError("pair", "pairs and pre-tokenized input are not implemented")
-        if not isinstance(sequence, str):
-            raise InvalidArgumentError("sequence", f"must be a str, not {type(sequence).__name__}")
+        """One text with the single template (``trim``: offsets trimmed by the
+        post-processor's ``ByteLevel``)."""
         sequence = _fix_surrogates(sequence)
         segments = self._segments(sequence) if native_ids is None else native_ids[1]
         ids: list[int] = []
         special: list[int] = []
         post = self._post
+        n_pre = len(post.prefix) if add_special_tokens else 0
+        n_suf = len(post.suffix) if add_special_tokens else 0
         if add_special_tokens:
             ids.extend(i for i, _ in post.prefix)
         if use_native and self._native_ok() and self._merger is not None:
@@ -515,10 +667,15 @@ class Tokenizer:
                 plan.append((sequence[s:e], s, len(part)))
             if add_special_tokens:
                 ids.extend(i for i, _ in post.suffix)
-            n_pre = len(post.prefix) if add_special_tokens else 0
-            n_suf = len(post.suffix) if add_special_tokens else 0
-            special = [1] * n_pre + [0] * (len(ids) - n_pre - n_suf) + [1] * n_suf
-            return Encoding(self, ids, special, plan=[("pre", n_pre, 0), *plan])
+            n_body = len(ids) - n_pre - n_suf
+            special = [1] * n_pre + [0] * n_body + [1] * n_suf
+            return Encoding(
+                self,
+                ids,
+                special,
+                plan=[("pre", n_pre, int(trim)), *plan],
+                type_ids=self._single_type_ids(n_body, add_special_tokens),
+            )
         tokens: list[str] = []
         offsets: list[Span] = []
         if add_special_tokens:
@@ -534,17 +691,16 @@ class Tokenizer:
             ids.extend(a)
             tokens.extend(b)
             offsets.extend(c)
-        n_body = len(ids) - (len(post.prefix) if add_special_tokens else 0)
-        if post.trim_offsets:
-            start = len(post.prefix) if add_special_tokens else 0
-            offsets[start:] = trim_offsets(tokens[start:], offsets[start:], post.add_prefix_space)
+        n_body = len(ids) - n_pre
+        if post.trim_offsets and trim:
+            offsets[n_pre:] = trim_offsets(tokens[n_pre:], offsets[n_pre:], post.add_prefix_space)
         if add_special_tokens:
             ids.extend(i for i, _ in post.suffix)
             tokens.extend(t for _, t in post.suffix)
             offsets.extend((0, 0) for _ in post.suffix)
-        special = [1] * (len(post.prefix) if add_special_tokens else 0) + [0] * n_body
-        special += [1] * (len(post.suffix) if add_special_tokens else 0)
-        return Encoding(self, ids, special, tokens=tokens, offsets=offsets)
+        special = [1] * n_pre + [0] * n_body + [1] * n_suf
+        type_ids = self._single_type_ids(n_body, add_special_tokens)
+        return Encoding(self, ids, special, None, tokens, offsets, type_ids)
 
     def _encode_native(self, text: str) -> list[int]:
         merger = self._merger
@@ -560,7 +716,7 @@ class Tokenizer:
         self, plan: list[tuple[str, int, int]], ids: list[int], tokens: list[str]
     ) -> list[Span]:
         """Offsets of a natively encoded text: the tokens' bytes walk each segment."""
-        (_, n_pre, _), *rest = plan
+        (_, n_pre, trim), *rest = plan
         offsets: list[Span] = [(0, 0)] * n_pre
         lengths = self._byte_lengths
         k = n_pre
@@ -575,7 +731,7 @@ class Tokenizer:
             k += count
         offsets.extend([(0, 0)] * (len(ids) - k))
         post = self._post
-        if post.trim_offsets:
+        if post.trim_offsets and trim:
             offsets[n_pre:k] = trim_offsets(
                 tokens[n_pre:k], offsets[n_pre:k], post.add_prefix_space
             )
@@ -583,23 +739,39 @@ class Tokenizer:
 
     def encode_batch(
         self,
-        inputs: Sequence[str],
+        inputs: Sequence[Any],
         is_pretokenized: bool = False,
         add_special_tokens: bool = True,
     ) -> list[Encoding]:
-        """:meth:`encode` of every input; the native engine encodes them on up to
+        """:meth:`encode` of every input: a text or a ``(text, text)`` pair (pre-tokenized:
+        a list of words or a pair of them).  The native engine encodes the texts on up to
         ``os.cpu_count()`` threads without the GIL."""
         if isinstance(inputs, str) or not isinstance(inputs, Sequence):
-            raise InvalidArgumentError("inputs", "must be a list of str")
-        if not self._native_ok() or self._merger is None or not self._merger.splits:
-            return [self.encode(t, None, is_pretokenized, add_special_tokens) for t in inputs]
-        texts = [_fix_surrogates(t) if isinstance(t, str) else t for t in inputs]
+            raise InvalidArgumentError("inputs", "must be a list")
+        items = [_batch_item(x, is_pretokenized) for x in inputs]
+        texts: list[str] = []  # every text encoded alone, in the order _encode_input reads
+        if self._native_ok() and self._merger is not None and self._merger.splits:
+            for first, second in items:
+                for value in (first, second):
+                    if value is not None:
+                        texts += _words(value, "inputs") if is_pretokenized else [value]
+            done = self._native_batch(texts)
+            if done is not None:
+                it = iter(done)
+                return [
+                    self._encode_input(a, b, is_pretokenized, add_special_tokens, it)
+                    for a, b in items
+                ]
+        return [self.encode(a, b, is_pretokenized, add_special_tokens) for a, b in items]
+
+    def _native_batch(self, texts: list[str]) -> list[_Done] | None:
+        """Each text cut at added tokens, the ordinary segments encoded in one native batch
+        (``None``: a byte without a token or fancy-regex gave up)."""
+        assert self._merger is not None
         ordinary: list[str] = []
         counts: list[int] = []
         cuts: list[list[Segment]] = []  # each text's segments, cut once
-        for text in texts:
-            if not isinstance(text, str):
-                raise InvalidArgumentError("inputs", f"must hold str, not {type(text).__name__}")
+        for text in map(_fix_surrogates, texts):
             segments = self._segments(text)
             cuts.append(segments)
             parts = [text[s:e] for s, e, added in segments if added is None]
@@ -607,12 +779,11 @@ class Tokenizer:
             counts.append(len(parts))
         batch = self._merger.encode_ordinary_batch(ordinary, os.cpu_count() or 1)
         if batch is None:
-            return [self.encode(t, None, is_pretokenized, add_special_tokens) for t in inputs]
-        out = []
+            return None
+        out: list[_Done] = []
         k = 0
-        for text, count, segments in zip(texts, counts, cuts, strict=True):
-            done = (batch[k : k + count], segments)
-            out.append(self._encode(text, None, False, add_special_tokens, done))
+        for count, segments in zip(counts, cuts, strict=True):
+            out.append((batch[k : k + count], segments))
             k += count
         return out
 
@@ -695,6 +866,43 @@ def _parse(data: str | bytes, path: str | None) -> Any:
         return json.loads(data)
     except (ValueError, RecursionError) as exc:
         raise MalformedTokenizerJsonError(f"not JSON: {exc}", path) from None
+
+
+def _next(done: Iterator[_Done] | None) -> _Done | None:
+    return None if done is None else next(done)
+
+
+def _text(value: Any, argument: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidArgumentError(argument, f"must be a str, not {type(value).__name__}")
+    return value
+
+
+def _words(value: Any, argument: str) -> list[str]:
+    """A pre-tokenized sequence: a list (or tuple) of str."""
+    if isinstance(value, list | tuple) and all(isinstance(w, str) for w in value):
+        return list(value)
+    raise InvalidArgumentError(argument, "must be a list of str (is_pretokenized)")
+
+
+def _batch_item(value: Any, is_pretokenized: bool) -> tuple[Any, Any]:
+    """An input of ``encode_batch`` as ``(sequence, pair)`` (``pair`` ``None``): a text or a
+    pair of texts; pre-tokenized, a list of words or a pair of lists."""
+    if is_pretokenized:
+        if isinstance(value, list | tuple):
+            if all(isinstance(w, str) for w in value):
+                return value, None
+            if len(value) == 2 and all(isinstance(w, list | tuple) for w in value):
+                return value[0], value[1]
+        raise InvalidArgumentError(
+            "inputs", f"must hold lists of str or pairs of them, not {value!r:.60}"
+        )
+    if isinstance(value, str):
+        return value, None
+    pair = isinstance(value, list | tuple) and len(value) == 2
+    if pair and all(isinstance(v, str) for v in value):
+        return value[0], value[1]
+    raise InvalidArgumentError("inputs", f"must hold str or (str, str) pairs, not {value!r:.60}")
 
 
 def _fix_surrogates(text: str) -> str:
@@ -842,26 +1050,31 @@ def rank_plan(tok: Tokenizer) -> RankPlan | None:
     if any(t.content in vocab for t in tok._added):
         # added tokens are matched before the model: they are not ranks
         vocab = _without_ids(vocab, tok._added)
-    texts = list(vocab)
-    spelled = _bulk_text_bytes(texts)
-    if None in spelled or not native.available():
+    if not native.available():
         return None
-    ranks = dict(zip(spelled, vocab.values(), strict=True))  # type: ignore[arg-type]
-    if len(ranks) != len(texts) or any(bytes([b]) not in ranks for b in range(256)):
+    try:
+        merges = _merge_blob(tok)
+        texts = "\n".join(vocab).encode("utf-8")
+    except UnicodeEncodeError:
         return None
-    pattern = step.pattern
-    if (
-        known is not None
+    n_merges = len(tok._merge_lines if tok._merge_lines is not None else tok._lefts)
+    proven = (
+        known
+        if known is not None
         and list(vocab.values()) == list(range(len(vocab)))
-        and _text_sha256(vocab) == TIKTOKEN_VOCAB_SHA256[known]
-        and _merges_sha256(tok) == RECOVERED_MERGES_SHA256[known]
-    ):
-        return RankPlan(ranks, pattern, f"the merges recovered from {known}", proven=known)
-    lines = tok._merge_lines
-    sides = (lines, None) if lines is not None else (tok._lefts, tok._rights)
-    if tok.ignore_merges and _all_splits_in_order(vocab, *sides) is None:
-        return RankPlan(ranks, pattern, "every split of every token, in id order")
-    return None
+        and hashlib.sha256(texts).hexdigest() == TIKTOKEN_VOCAB_SHA256[known]
+        and hashlib.sha256(merges).hexdigest() == RECOVERED_MERGES_SHA256[known]
+        else None
+    )
+    if proven is None and not tok.ignore_merges:
+        return None
+    # the proven case needs no check: its merges are the pinned ones
+    ranks, _ = _byte_level_ranks(vocab, None if proven else merges, n_merges, texts)
+    if ranks is None or any(bytes([b]) not in ranks for b in range(256)):
+        return None
+    if proven is not None:
+        return RankPlan(ranks, step.pattern, f"the merges recovered from {proven}", proven)
+    return RankPlan(ranks, step.pattern, "every split of every token, in id order")
 
 
 __all__ = [

@@ -259,11 +259,17 @@ def main(argv: list[str] | None = None) -> int:
         help="engine probed by --scan (regex: the fast engine with the regex module's tables; "
         "native: also its chunks against the spec mirror's)",
     )
+    parser.add_argument(
+        "--machines",
+        default="",
+        help="with --scan: only the chunk scan of these native machines, comma-separated "
+        "(r50k_base, llama3): machine, spec mirror and tiktoken on every probe",
+    )
     args = parser.parse_args(argv)
     if args.scan:
         from .unicode_scan import scan
 
-        return scan(engine=args.engine)
+        return scan(engine=args.engine, machines=[m for m in args.machines.split(",") if m])
     files = render_all()
     if args.check:
         stale = [p for p, text in files.items() if not p.exists() or p.read_text("utf-8") != text]

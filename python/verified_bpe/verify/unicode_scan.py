@@ -30,12 +30,13 @@ Ranges = tuple[tuple[int, int], ...]
 def probes(c: str) -> list[str]:
     """Four strings around the character ``c``, as a hostile user would write them: a run of
     two; the issue's ``"6\u0cdc-l"`` shape (digit, ``c``, punctuation, letter); contractions
-    with ``c`` in each letter position (``'s``, ``'ll``, ``'re``); case changes, a digit,
-    spaces and newlines on both sides."""
+    with ``c`` in each letter position (``'s``, ``'ll``, ``'re``), and ``'c`` between letters
+    (where a case-insensitive contraction and a letter run part: ``'ſ`` folds to ``'s``);
+    case changes, a digit, spaces and newlines on both sides."""
     return [
         c + c,
         f"6{c}-l",
-        f"x'{c} 'l{c} '{c}e 'r{c}.",
+        f"x'{c} 'l{c} '{c}e 'r{c}. y'{c}z",
         f"a{c}A \n{c} 9{c}\t {c}",
     ]
 
@@ -177,8 +178,88 @@ def disagreeing(
     return [cp for cp in cps if any(ours(p) != theirs(p) for p in probes(chr(cp)))]
 
 
-def scan(engine: str = "fast") -> int:
-    """Both parts; exit status 0 if everything agrees."""
+def tiktoken_pieces(pattern: str, texts: Iterable[str]) -> Callable[[str], list[bytes]]:
+    """tiktoken's pieces under ``pattern`` (its own engine, ``fancy-regex``) for each of
+    ``texts``: with every substring of the texts a token, each piece is looked up whole and
+    comes back as one id."""
+    import tiktoken
+
+    ranks = {bytes([b]): b for b in range(256)}
+    for text in texts:
+        for i in range(len(text)):
+            for j in range(i + 1, len(text) + 1):
+                ranks.setdefault(text[i:j].encode(), len(ranks))
+    enc = tiktoken.Encoding("scan-probe", pat_str=pattern, mergeable_ranks=ranks, special_tokens={})
+    return lambda text: [enc.decode_single_token_bytes(t) for t in enc.encode_ordinary(text)]
+
+
+def _chunk_scan_subjects() -> dict[str, tuple[str, Callable[[bytes], list[bytes]]]]:
+    """The native pre-tokenizers scanned by chunks: name → (pattern, spec mirror)."""
+    from ..engine.patterns import LLAMA3_PATTERN, R50K_PATTERN
+    from ..spec.unicode.llama3 import pre_tokenize_llama3
+    from ..spec.unicode.r50k import pre_tokenize_r50k
+
+    return {
+        "r50k_base": (R50K_PATTERN, pre_tokenize_r50k),
+        "llama3": (LLAMA3_PATTERN, pre_tokenize_llama3),
+    }
+
+
+def scan_chunks(name: str) -> tuple[int, list[int]]:
+    """Part 2 for a native pre-tokenizer by its chunks alone (no vocabulary needed): on every
+    probe of every code point, the native machine's chunks, the spec mirror's and tiktoken's
+    pieces (:func:`tiktoken_pieces`) are the same. Returns (number of disagreeing code points,
+    examples)."""
+    from ..engine import native
+
+    pattern, spec_split = _chunk_scan_subjects()[name]
+    native_split = native.module().pre_tokenize
+    bad: list[int] = []
+    for start in range(0, MAX_CODE_POINT + 1, 256):
+        cps = [cp for cp in range(start, min(start + 256, MAX_CODE_POINT + 1))]
+        cps = [cp for cp in cps if cp not in SURROGATES]
+        texts = [p for cp in cps for p in probes(chr(cp))]
+        split = tiktoken_pieces(pattern, texts)
+        bad += [
+            cp
+            for cp in cps
+            if any(
+                native_split(name, p.encode()) != split(p) or spec_split(p.encode()) != split(p)
+                for p in probes(chr(cp))
+            )
+        ]
+    return len(bad), bad[:5]
+
+
+def _report(name: str, n: int, examples: list[int], t1: float) -> None:
+    ex = ", ".join(f"U+{cp:04X}" for cp in examples)
+    print(
+        f"   {name}: {n:,} disagreeing code points{' (e.g. ' + ex + ')' if n else ''}"
+        f"  [{time.time() - t1:.0f} s]"
+    )
+
+
+def scan_pre_tokenizers(names: Iterable[str]) -> int:
+    """Part 2 by chunks for the native machines ``names`` (``r50k_base``, ``llama3``); prints
+    a line per machine and returns the number of disagreeing code points."""
+    total = 0
+    print(f"2. native machines vs spec mirror vs tiktoken, chunks of {len(probes('a'))} probes")
+    for name in names:
+        t1 = time.time()
+        n, examples = scan_chunks(name)
+        total += n
+        _report(name, n, examples, t1)
+    return total
+
+
+def scan(engine: str = "fast", machines: Iterable[str] = ()) -> int:
+    """Both parts (and the chunk scan of ``machines``); exit status 0 if everything agrees.
+    With ``machines``, part 1 and the id scan are skipped."""
+    if machines:
+        t0 = time.time()
+        total = scan_pre_tokenizers(machines)
+        print(f"total disagreements: {total:,}  [{time.time() - t0:.0f} s]")
+        return 1 if total else 0
     t0 = time.time()
     print("1. classes: code points (of 1,112,064) where each view differs from tiktoken")
     total = scan_classes()
@@ -191,10 +272,6 @@ def scan(engine: str = "fast") -> int:
         t1 = time.time()
         n, examples = scan_engine(name, engine)
         total += n
-        ex = ", ".join(f"U+{cp:04X}" for cp in examples)
-        print(
-            f"   {name}: {n:,} disagreeing code points{' (e.g. ' + ex + ')' if n else ''}"
-            f"  [{time.time() - t1:.0f} s]"
-        )
+        _report(name, n, examples, t1)
     print(f"total disagreements: {total:,}  [{time.time() - t0:.0f} s]")
     return 1 if total else 0
