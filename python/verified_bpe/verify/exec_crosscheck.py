@@ -253,9 +253,15 @@ def render_split_module(name: str, in_path: Path, out_path: Path) -> str:
     proofs, ``ExecCode``, the driver), each without its header and otherwise verbatim, followed
     by the ``end`` of the sections it leaves open; then one ``#eval`` of
     ``Bpe.Exec.runTexts`` with the encoding's chunk-length function."""
-    return (
-        concat_sources(EXEC_SPLIT)
-        + f'\n#eval Bpe.Exec.runTexts {NEXT_CHUNK[name]} "{in_path}" "{out_path}"\n'
+    return render_split_calls([(name, in_path, out_path)])
+
+
+def render_split_calls(calls: Sequence[tuple[str, Path, Path]]) -> str:
+    """:func:`render_split_module` with one ``#eval`` of ``Bpe.Exec.runTexts`` per
+    ``(encoding, input, output)``: several encodings share one compilation of the code."""
+    return concat_sources(EXEC_SPLIT) + "".join(
+        f'\n#eval Bpe.Exec.runTexts {NEXT_CHUNK[name]} "{in_path}" "{out_path}"\n'
+        for name, in_path, out_path in calls
     )
 
 
@@ -416,21 +422,55 @@ def run_lean(
     the ids. With ``lean_split`` (the default) Lean pre-tokenizes the raw texts with the spec's
     Unicode pre-tokenizer of the encoding (``runTexts``); otherwise Python writes tiktoken's
     chunks (``runFiles``, what ``bpe-encode`` reads)."""
+    if lean_split:
+        return run_lean_split([tables], texts, work, runner, builder)[tables.name]
     runner, builder = _toolchain(runner, builder)
     work = work.resolve()
     work.mkdir(parents=True, exist_ok=True)
-    mod = MODULE_NAMES[tables.name] + ("" if lean_split else "Chunks")
+    mod = MODULE_NAMES[tables.name] + "Chunks"
     in_path, out_path = work / f"{mod}.in", work / f"{mod}.out"
     in_path.write_text(render_input(tables, texts, lean_split), encoding="ascii")
     out_path.unlink(missing_ok=True)
     source = work / f"ExecRun{mod}.lean"
-    text = (
-        render_split_module(tables.name, in_path, out_path)
-        if lean_split
-        else render_module(in_path, out_path)
-    )
-    source.write_text(text, encoding="utf-8")
+    source.write_text(render_module(in_path, out_path), encoding="utf-8")
     result, counts, ids = _check_module(runner, builder, source, SUMMARY, out_path, len(texts))
+    return _run(result, counts, ids)
+
+
+def run_lean_split(
+    tables: Sequence[Tables], texts: Sequence[str], work: Path, runner=None, builder=None
+) -> dict[str, Run]:
+    """The Lean-split route (``runTexts``) for each encoding of ``tables`` on the same raw
+    ``texts``, in one module (:func:`render_split_calls`: one compilation of the code, one
+    ``#eval`` per encoding); per encoding the ids Lean wrote and its measurements (the check's
+    seconds and peak RSS are the module's)."""
+    runner, builder = _toolchain(runner, builder)
+    work = work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    calls = []
+    for t in tables:
+        mod = MODULE_NAMES[t.name]
+        in_path, out_path = work / f"{mod}.in", work / f"{mod}.out"
+        in_path.write_text(render_input(t, texts, lean_split=True), encoding="ascii")
+        out_path.unlink(missing_ok=True)
+        calls.append((t.name, in_path, out_path))
+    source = work / f"ExecRun{''.join(MODULE_NAMES[t.name] for t in tables)}.lean"
+    source.write_text(render_split_calls(calls), encoding="utf-8")
+    result = runner.check(source, [builder.out_dir])
+    summaries = list(SUMMARY.finditer(result.output))
+    if not result.ok or len(summaries) != len(calls):
+        raise ExecCrossCheckError(f"Lean run failed:\n{result.output[-3000:]}")
+    runs = {}
+    for (name, _, out_path), m in zip(calls, summaries, strict=True):
+        if not out_path.exists():
+            raise ExecCrossCheckError(f"Lean wrote no ids for {name}:\n{result.output[-3000:]}")
+        ids = _read_ids(out_path, int(m.group("texts")), len(texts))
+        runs[name] = _run(result, [int(g) for g in m.groups()], ids)
+    return runs
+
+
+def _run(result, counts: list[int], ids: list[list[int]]) -> Run:
+    """A :class:`Run` from the check, the numbers of its summary line and the ids."""
     entries, _, tokens, load_ms, encode_ms = counts
     return Run(
         ids, entries, tokens, load_ms, encode_ms, result.seconds, result.peak_rss_kib, result.output
