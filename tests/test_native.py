@@ -40,7 +40,8 @@ from verified_bpe.spec.unicode import tables as unicode_tables  # noqa: E402
 from verified_bpe.spec.unicode.cl100k import next_chunk_len as cl100k_next_chunk_len  # noqa: E402
 from verified_bpe.spec.unicode.cl100k import pre_tokenize_cl100k  # noqa: E402
 from verified_bpe.spec.unicode.llama3 import next_chunk_len as llama3_next_chunk_len  # noqa: E402
-from verified_bpe.spec.unicode.llama3 import pre_tokenize_llama3  # noqa: E402
+from verified_bpe.spec.unicode.llama3 import next_chunk_len_meta as llama3_meta_next_chunk_len  # noqa: E402
+from verified_bpe.spec.unicode.llama3 import pre_tokenize_llama3, pre_tokenize_llama3_meta  # noqa: E402
 from verified_bpe.spec.unicode.o200k import next_chunk_len as o200k_next_chunk_len  # noqa: E402
 from verified_bpe.spec.unicode.o200k import pre_tokenize_o200k  # noqa: E402
 from verified_bpe.spec.unicode.r50k import next_chunk_len as r50k_next_chunk_len  # noqa: E402
@@ -51,18 +52,20 @@ _native = native.module()
 NAMES = ("cl100k_base", "o200k_base")
 #: the native pre-tokenizers (r50k_base's and Llama 3's rank files are not shipped offline:
 #: split tests only)
-SPLIT_NAMES = (*NAMES, "r50k_base", "llama3")
+SPLIT_NAMES = (*NAMES, "r50k_base", "llama3", "llama3_meta")
 SPEC_SPLIT = {
     "cl100k_base": pre_tokenize_cl100k,
     "o200k_base": pre_tokenize_o200k,
     "r50k_base": pre_tokenize_r50k,
     "llama3": pre_tokenize_llama3,
+    "llama3_meta": pre_tokenize_llama3_meta,
 }
 SPEC_NEXT = {
     "cl100k_base": cl100k_next_chunk_len,
     "o200k_base": o200k_next_chunk_len,
     "r50k_base": r50k_next_chunk_len,
     "llama3": llama3_next_chunk_len,
+    "llama3_meta": llama3_meta_next_chunk_len,
 }
 REPO = Path(__file__).resolve().parent.parent
 LEAN_UNICODE = REPO / "lean" / "Bpe" / "Unicode"
@@ -140,8 +143,10 @@ def test_class_boundaries_vs_tiktoken_and_spec(name, tally):
 def test_split_only_class_boundaries_vs_spec(name, tally):
     """r50k_base and Llama 3: 1,000 class-boundary code points (a fixed sample; the 4,816 all
     pass, 4 s each) in the four probe strings of the exhaustive scan, the native chunks are the
-    spec mirror's (which ``tests/test_regex_r50k.py`` and ``tests/test_regex_llama3.py`` tie to
-    tiktoken's own split)."""
+    spec mirror's (which ``tests/test_regex_r50k_llama3.py`` ties to tiktoken's own split).
+    Meta's machine shares every branch but the contractions with Llama 3's (its native chunks
+    are checked on random bytes and text above, and on its contraction cases by
+    ``test_meta_pattern_takes_the_proven_machine``)."""
     import random
 
     cps = random.Random(50).sample(boundary_code_points(), 1000)
@@ -183,8 +188,8 @@ def test_merge_algorithms_vs_brute_force(algorithm, piece):
     assert m.bpe(piece, algorithm) == brute_force(TIE_RANKS, piece)
 
 
-#: tokens that differ only by trailing NUL bytes, and runs across the 15-byte limit of the
-#: table's inline keys (`RankMap::INLINE` in rust/src/ranks.rs)
+#: tokens that differ only by trailing NUL bytes, and runs across the 16-byte limit of the
+#: rank index's inline keys (`RankIndex`, `SHORT_KEY` in rust/src/ranks.rs; "auto" uses it)
 NUL_RANKS = {bytes([b]): b for b in range(256)}
 for _k in range(2, 19):
     for _token in (b"\0" * _k, b"a" * _k, b"a" + b"\0" * (_k - 1), b"\0" * (_k - 1) + b"a"):
@@ -214,6 +219,23 @@ def test_inline_keys_vs_brute_force(algorithm, piece):
 def test_merge_algorithms_vs_tiktoken(name, algorithm, piece):
     expected = tiktoken_encoding(name)._encode_single_piece(piece)
     assert merger(name).bpe(piece, algorithm) == expected
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_rank_index_finds_every_token(name):
+    """The engine's merge ("auto": the rank index, with tokens of up to 16 bytes inline) on
+    20,000 tokens of the table (seeded sample, every length) gives each token's own rank, and
+    on each token with a byte more or less at either end (mostly not tokens) the heap merge's
+    ids (the heap looks ranks up in the table itself)."""
+    import random
+
+    ranks = load_ranks(name)
+    m = merger(name)
+    for token in random.Random(32).sample(list(ranks), 4_000):
+        assert m.bpe(token) == [ranks[token]], token
+        for piece in (token[1:], token[:-1], b"\0" + token, token + b"\0"):
+            if piece:
+                assert m.bpe(piece) == m.bpe(piece, "heap"), piece
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -54,6 +54,7 @@ NOT_MIRRORED = {
     "Regex/TiktokenR50k": "the r50k_base instance of the end-to-end theorem (cited by r50k.py)",
     "Regex/Llama3Branches": "lemmas only (each branch of Llama 3's pattern)",
     "Regex/Llama3": "the proof that the Llama 3 machine is findIter (cited by llama3.py)",
+    "Regex/Llama3Meta": "the proof that Meta's Llama 3 machine is findIter (cited by llama3.py)",
     "Regex/TiktokenWholePieces": "roundtrip, counterexample instances (cited by whole_pieces.py)",
     "Unicode/LetterCover": "a table fact the kernel checks (allIn, coveredBy: proof devices)",
 }

@@ -176,6 +176,7 @@ PATTERNS = [
     (terms.cl100k_pattern(), pattern_strings.CL100K_PATTERN),
     (terms.o200k_pattern(), pattern_strings.O200K_PATTERN),
     (terms.llama3_pattern(), pattern_strings.LLAMA3_PATTERN),
+    (terms.llama3_meta_pattern(), pattern_strings.LLAMA3_META_PATTERN),
 ]
 
 

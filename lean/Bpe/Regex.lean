@@ -27,6 +27,7 @@ public import Bpe.Regex.TiktokenR50k
 public import Bpe.Regex.TiktokenWholePieces
 public import Bpe.Regex.Llama3Branches
 public import Bpe.Regex.Llama3
+public import Bpe.Regex.Llama3Meta
 
 /-!
 # Regex semantics of the pre-tokenization patterns (issue 22, step 1)
@@ -77,6 +78,9 @@ public import Bpe.Regex.Llama3
   `llama-bpe`): one lemma per branch, `preTokenizeLlama3_eq_findIter` with its bridges, the
   pattern string by printing, and `encodeRanksWith_llama3_eq_tiktokenEncodeOrdinary` (rank BPE
   over the machine is `encode_ordinary`, every table) with its roundtrip under `RanksDecodeOk`.
+* `Bpe.Regex.Llama3Meta`: Meta's own Llama 3 pattern (`tokenizer.model`, contractions
+  `(?i:…)`): the same proof with o200k_base's contraction branch, the pattern string by
+  printing, `encodeRanksWith_llama3Meta_eq_tiktokenEncodeOrdinary` and its roundtrip.
 
 What this layer proves: the counters of the two loops suffice (`Bpe.Regex.Fuel`), so
 `findIter` is the unbounded `find_iter`; the seed's ASCII pre-tokenizer is `findIter` of the

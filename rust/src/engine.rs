@@ -2,8 +2,8 @@
 //! pre-tokenizer; text is cut into blocks, each block pre-tokenized and every chunk merged.
 
 use crate::ranks::{
-    bpe_ranks_with, bpe_run, long_run, pair_table, satisfies_c, satisfies_c_cached, table_key,
-    MissingRank, RankMap, TableKey, LONG_RUN,
+    bpe_ranks_with, bpe_run, long_run, pack16, satisfies_c, satisfies_c_cached, slot16, table_key,
+    MissingRank, RankIndex, RankMap, TableKey, LONG_RUN,
 };
 use crate::unicode::{ascii, cl100k, llama3, o200k, r50k};
 use rustc_hash::FxHashMap;
@@ -16,6 +16,7 @@ pub enum PreTokenizer {
     O200k,
     R50k,
     Llama3,
+    Llama3Meta,
 }
 
 impl PreTokenizer {
@@ -26,6 +27,7 @@ impl PreTokenizer {
             "o200k_base" => Some(Self::O200k),
             "r50k_base" => Some(Self::R50k),
             "llama3" => Some(Self::Llama3),
+            "llama3_meta" => Some(Self::Llama3Meta),
             _ => None,
         }
     }
@@ -38,6 +40,7 @@ impl PreTokenizer {
             Self::O200k => ascii::pre_tokenize_o200k_fast(data, emit),
             Self::R50k => r50k::pre_tokenize_r50k(data, emit),
             Self::Llama3 => llama3::pre_tokenize_llama3(data, emit),
+            Self::Llama3Meta => llama3::pre_tokenize_llama3_meta(data, emit),
         }
     }
 
@@ -48,6 +51,7 @@ impl PreTokenizer {
             Self::O200k => o200k::pre_tokenize_o200k(data, emit),
             Self::R50k => r50k::pre_tokenize_r50k(data, emit),
             Self::Llama3 => llama3::pre_tokenize_llama3(data, emit),
+            Self::Llama3Meta => llama3::pre_tokenize_llama3_meta(data, emit),
         }
     }
 }
@@ -98,8 +102,8 @@ pub struct Engine {
     /// [`TableKey`] (set by [`Engine::new`]; without one the check is not cached).
     pub runs: std::sync::OnceLock<bool>,
     pub key: Option<TableKey>,
-    /// The [`pair_table`] of `ranks` (`&[]` works too, slower).
-    pub pairs: Vec<u32>,
+    /// The [`RankIndex`] of `ranks` ([`crate::ranks::NO_INDEX`] works too, slower).
+    pub index: RankIndex,
 }
 
 /// Why [`Engine::encode_ordinary_regex`] gave no ids.
@@ -119,9 +123,9 @@ impl Engine {
         regex: Option<fancy_regex::Regex>,
     ) -> Self {
         let key = Some(table_key(&ranks));
-        let pairs = pair_table(&ranks);
+        let index = RankIndex::new(&ranks);
         Self {
-            pairs,
+            index,
             ranks,
             pre_tokenizer,
             regex,
@@ -148,7 +152,7 @@ impl Engine {
         {
             return Ok(());
         }
-        bpe_ranks_with(&self.ranks, &self.pairs, piece, out)
+        bpe_ranks_with(&self.ranks, &self.index, piece, out)
     }
 
     /// The ids of `data` without special tokens (needs a pre-tokenizer).
@@ -221,19 +225,15 @@ impl Engine {
 /// A memo of piece -> ids for one call (the fast engine's `PieceCache`, per call so that
 /// threads share nothing): a piece of at most [`ShortMemo::MAX_LEN`] bytes goes to the
 /// [`ShortMemo`]; a longer one that is one token is looked up directly; the ids of a longer
-/// piece of at most [`PieceMemo::MAX_PIECE`] bytes are merged once per call and copied
-/// afterwards.  Bounded: cleared at [`PieceMemo::LIMIT`] entries.
+/// piece of at most [`SpanMemo::MAX_PIECE`] bytes are merged once per call and copied
+/// afterwards ([`SpanMemo`]).
 #[derive(Default)]
 pub struct PieceMemo<'a> {
     short: ShortMemo,
-    spans: FxHashMap<&'a [u8], (u32, u32)>,
-    ids: Vec<u32>,
+    spans: SpanMemo<'a>,
 }
 
 impl<'a> PieceMemo<'a> {
-    const MAX_PIECE: usize = 64;
-    const LIMIT: usize = 1 << 15;
-
     fn encode(
         &mut self,
         engine: &Engine,
@@ -245,19 +245,49 @@ impl<'a> PieceMemo<'a> {
             return self.short.encode(engine, piece, out);
         }
         let ranks = &engine.ranks;
-        if let Some(&token) = ranks.get(piece) {
+        if let Some(token) = engine.index.get(ranks, piece) {
             out.push(token);
             return Ok(());
         }
-        if piece.len() > Self::MAX_PIECE {
+        if piece.len() > SpanMemo::MAX_PIECE {
             return engine.merge(piece, out);
         }
+        self.spans.encode(piece, out, |piece, out| {
+            bpe_ranks_with(ranks, &engine.index, piece, out)
+        })
+    }
+}
+
+/// piece -> ids, each piece merged once (by the merge step given to [`SpanMemo::encode`]) and
+/// its ids copied afterwards: the rank engine's [`PieceMemo`] for pieces of 17 to
+/// [`SpanMemo::MAX_PIECE`] bytes, and the merge-list engine's memo
+/// ([`crate::merges::MergeList`]).  Bounded: cleared at [`SpanMemo::LIMIT`] entries.
+#[derive(Default)]
+pub struct SpanMemo<'a> {
+    spans: FxHashMap<&'a [u8], (u32, u32)>,
+    ids: Vec<u32>,
+}
+
+impl<'a> SpanMemo<'a> {
+    /// The callers memoise pieces of at most this many bytes.
+    pub const MAX_PIECE: usize = 64;
+    const LIMIT: usize = 1 << 15;
+
+    /// The ids of `piece`, appended to `out`: copied if the piece was merged before, else
+    /// appended by `merge` and kept (the ids do not depend on what the memo holds, as long as
+    /// one memo is used with one merge step).
+    pub fn encode<E>(
+        &mut self,
+        piece: &'a [u8],
+        out: &mut Vec<u32>,
+        merge: impl FnOnce(&[u8], &mut Vec<u32>) -> Result<(), E>,
+    ) -> Result<(), E> {
         if let Some(&(start, end)) = self.spans.get(piece) {
             out.extend_from_slice(&self.ids[start as usize..end as usize]);
             return Ok(());
         }
         let first = out.len();
-        bpe_ranks_with(ranks, &engine.pairs, piece, out)?;
+        merge(piece, out)?;
         if self.spans.len() >= Self::LIMIT {
             self.spans.clear();
             self.ids.clear();
@@ -267,6 +297,62 @@ impl<'a> PieceMemo<'a> {
         self.spans.insert(piece, (start, self.ids.len() as u32));
         Ok(())
     }
+}
+
+/// `work(state, k)` for every index `k` in `order` (a permutation of `0..order.len()`), on
+/// `threads` threads in all (this one and scoped ones), which claim the indices one at a time
+/// in `order`; each thread makes its own `state()` once and keeps it across its indices (the
+/// batches' piece memos).  The results in index order; the first error stops the claiming
+/// and is returned.  The flat and Arrow batches (`encode_each` in `python.rs`) and the
+/// merge-list engine's batch ([`crate::merges::parallel_map`]) run on it.
+pub fn parallel_each<S, T: Send, E: Send>(
+    order: &[usize],
+    threads: usize,
+    state: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, usize) -> Result<T, E> + Sync,
+) -> Result<Vec<T>, E> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let n = order.len();
+    let threads = threads.clamp(1, n.max(1));
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let run = || -> Result<Vec<(usize, T)>, E> {
+        let mut done = Vec::new();
+        let mut own = state();
+        while !failed.load(Ordering::Relaxed) {
+            let Some(&k) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                break;
+            };
+            match work(&mut own, k) {
+                Ok(value) => done.push((k, value)),
+                Err(e) => {
+                    failed.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(done)
+    };
+    let finished = std::thread::scope(|scope| {
+        let others: Vec<_> = (1..threads).map(|_| scope.spawn(run)).collect();
+        let mut finished = vec![run()];
+        finished.extend(
+            others
+                .into_iter()
+                .map(|h| h.join().expect("encoder thread")),
+        );
+        finished
+    });
+    let mut slots: Vec<Option<T>> = (0..n).map(|_| None).collect();
+    for done in finished {
+        for (k, value) in done? {
+            slots[k] = Some(value);
+        }
+    }
+    Ok(slots
+        .into_iter()
+        .map(|v| v.expect("every index done"))
+        .collect())
 }
 
 /// One entry of a [`ShortMemo`]: the piece's bytes packed little-endian into `lo` and `hi`
@@ -295,39 +381,9 @@ struct ShortMemo {
 }
 
 impl ShortMemo {
-    const MAX_LEN: usize = 16;
+    const MAX_LEN: usize = crate::ranks::SHORT_KEY;
     const MIN_SLOTS: usize = 1 << 8;
     const MAX_SLOTS: usize = 1 << 16;
-
-    /// The piece's bytes (1 to 16 of them) as two little-endian words, zero-padded: read by
-    /// two overlapping loads of 8, 4 or 1 bytes, each shifted to its place (where the loads
-    /// overlap they hold the same bytes).
-    #[inline(always)]
-    fn key(piece: &[u8]) -> (u64, u64) {
-        let n = piece.len();
-        let word = |k: usize| u64::from_le_bytes(piece[k..k + 8].try_into().expect("8 bytes"));
-        let half = |k: usize| {
-            u64::from(u32::from_le_bytes(
-                piece[k..k + 4].try_into().expect("4 bytes"),
-            ))
-        };
-        if n > 8 {
-            (word(0), word(n - 8) >> (8 * (16 - n)))
-        } else if n == 8 {
-            (word(0), 0)
-        } else if n >= 4 {
-            (half(0) | half(n - 4) << (8 * (n - 4)), 0)
-        } else {
-            let b = |k: usize| u64::from(piece[k]) << (8 * k);
-            (b(0) | b(n / 2) | b(n - 1), 0)
-        }
-    }
-
-    #[inline(always)]
-    fn slot_of(lo: u64, hi: u64, len: usize, mask: usize) -> usize {
-        let h = (lo ^ hi.rotate_left(32) ^ len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h ^ (h >> 29) ^ (h >> 47)) as usize & mask
-    }
 
     fn encode(
         &mut self,
@@ -338,10 +394,10 @@ impl ShortMemo {
         if self.slots.is_empty() {
             self.slots = vec![Slot::default(); Self::MIN_SLOTS];
         }
-        let (lo, hi) = Self::key(piece);
+        let (lo, hi) = pack16(piece);
         let len = piece.len();
         let mask = self.slots.len() - 1;
-        let mut k = Self::slot_of(lo, hi, len, mask);
+        let mut k = slot16(lo, hi, len, mask);
         loop {
             let slot = self.slots[k];
             if slot.meta == 0 {
@@ -360,7 +416,7 @@ impl ShortMemo {
             k = (k + 1) & mask;
         }
         let first = out.len();
-        bpe_ranks_with(&engine.ranks, &engine.pairs, piece, out)?;
+        bpe_ranks_with(&engine.ranks, &engine.index, piece, out)?;
         let count = out.len() - first;
         let val = if count == 1 {
             out[first]
@@ -394,7 +450,7 @@ impl ShortMemo {
         let old = std::mem::replace(&mut self.slots, bigger);
         let mask = self.slots.len() - 1;
         for slot in old.into_iter().filter(|s| s.meta != 0) {
-            let mut k = Self::slot_of(slot.lo, slot.hi, slot.meta as usize & 0xFF, mask);
+            let mut k = slot16(slot.lo, slot.hi, slot.meta as usize & 0xFF, mask);
             while self.slots[k].meta != 0 {
                 k = (k + 1) & mask;
             }

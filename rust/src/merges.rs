@@ -10,9 +10,11 @@
 //! The text is split by the file's pattern with `fancy-regex` (the classes pinned by the
 //! caller, as for the rank engine), and batches run on several threads without the GIL.
 
+use crate::engine::{parallel_each, SpanMemo};
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::convert::Infallible;
 
 /// A piece holds a byte that has no token (`tokenizers` drops it; the caller refuses it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,7 +152,7 @@ impl MergeList {
         text: &str,
     ) -> Result<Vec<u32>, MergeEncodeError> {
         let mut out = Vec::with_capacity(text.len() / 4 + 1);
-        let mut memo = Memo::default();
+        let mut memo = SpanMemo::default();
         let mut pos = 0;
         for found in regex.find_iter(text) {
             let found = found.map_err(MergeEncodeError::Regex)?;
@@ -158,56 +160,38 @@ impl MergeList {
                 continue;
             }
             if gaps && found.start() > pos {
-                memo.encode(self, &text.as_bytes()[pos..found.start()], &mut out)
-                    .map_err(MergeEncodeError::Missing)?;
+                memo_encode(
+                    self,
+                    &mut memo,
+                    &text.as_bytes()[pos..found.start()],
+                    &mut out,
+                )
+                .map_err(MergeEncodeError::Missing)?;
             }
-            memo.encode(self, found.as_str().as_bytes(), &mut out)
+            memo_encode(self, &mut memo, found.as_str().as_bytes(), &mut out)
                 .map_err(MergeEncodeError::Missing)?;
             pos = found.end();
         }
         if gaps && pos < text.len() {
-            memo.encode(self, &text.as_bytes()[pos..], &mut out)
+            memo_encode(self, &mut memo, &text.as_bytes()[pos..], &mut out)
                 .map_err(MergeEncodeError::Missing)?;
         }
         Ok(out)
     }
 }
 
-/// piece -> ids for one text (bounded; threads share nothing).
-#[derive(Default)]
-struct Memo<'a> {
-    spans: FxHashMap<&'a [u8], (u32, u32)>,
-    ids: Vec<u32>,
-}
-
-impl<'a> Memo<'a> {
-    const MAX_PIECE: usize = 64;
-    const LIMIT: usize = 1 << 15;
-
-    fn encode(
-        &mut self,
-        bpe: &MergeList,
-        piece: &'a [u8],
-        out: &mut Vec<u32>,
-    ) -> Result<(), MissingByte> {
-        if piece.len() == 1 || piece.len() > Self::MAX_PIECE {
-            return bpe.bpe(piece, out);
-        }
-        if let Some(&(start, end)) = self.spans.get(piece) {
-            out.extend_from_slice(&self.ids[start as usize..end as usize]);
-            return Ok(());
-        }
-        let first = out.len();
-        bpe.bpe(piece, out)?;
-        if self.spans.len() >= Self::LIMIT {
-            self.spans.clear();
-            self.ids.clear();
-        }
-        let start = self.ids.len() as u32;
-        self.ids.extend_from_slice(&out[first..]);
-        self.spans.insert(piece, (start, self.ids.len() as u32));
-        Ok(())
+/// The ids of `piece`, appended to `out`, through `memo` (a single byte and a piece longer
+/// than [`SpanMemo::MAX_PIECE`] are merged directly).
+fn memo_encode<'a>(
+    bpe: &MergeList,
+    memo: &mut SpanMemo<'a>,
+    piece: &'a [u8],
+    out: &mut Vec<u32>,
+) -> Result<(), MissingByte> {
+    if piece.len() == 1 || piece.len() > SpanMemo::MAX_PIECE {
+        return bpe.bpe(piece, out);
     }
+    memo.encode(piece, out, |piece, out| bpe.bpe(piece, out))
 }
 
 /// The byte of each character of GPT-2's byte-to-unicode alphabet (indexed by code point;
@@ -366,40 +350,14 @@ pub fn all_splits_problem(
     (next != lefts.len()).then(|| format!("merge {next} is not a split of a token in id order"))
 }
 
-/// `f` on every index `0..n`, on `threads` threads (this one included), in order.
+/// `f` on every index `0..n`, on `threads` threads (this one included), in order
+/// ([`parallel_each`] with no state and no error).
 pub fn parallel_map<T: Send>(n: usize, threads: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let threads = threads.clamp(1, n.max(1));
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            if k >= n {
-                break;
-            }
-            done.push((k, f(k)));
-        }
-        done
-    };
-    let parts = std::thread::scope(|scope| {
-        let others: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
-        let mut parts = vec![work()];
-        parts.extend(
-            others
-                .into_iter()
-                .map(|h| h.join().expect("encoder thread")),
-        );
-        parts
-    });
-    let mut slots: Vec<Option<T>> = (0..n).map(|_| None).collect();
-    for (k, v) in parts.into_iter().flatten() {
-        slots[k] = Some(v);
+    let order: Vec<usize> = (0..n).collect();
+    match parallel_each(&order, threads, || (), |_, k| Ok::<T, Infallible>(f(k))) {
+        Ok(values) => values,
+        Err(never) => match never {},
     }
-    slots
-        .into_iter()
-        .map(|v| v.expect("every index done"))
-        .collect()
 }
 
 #[cfg(feature = "python")]

@@ -5,11 +5,11 @@ use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 use rustc_hash::FxHashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use crate::buffer_view;
-use crate::engine::{Engine, PieceMemo, PreTokenizer, RegexEncodeError};
+use crate::engine::{parallel_each, Engine, PieceMemo, PreTokenizer, RegexEncodeError};
 use crate::ranks::{bpe_buckets, bpe_heap, bpe_scan, MissingRank, RankMap};
 use crate::unicode::{cl100k, llama3, o200k, r50k, tables};
 
@@ -67,7 +67,7 @@ impl Split<'_> {
 fn pre_tokenizer(name: &str) -> PyResult<PreTokenizer> {
     PreTokenizer::by_name(name).ok_or_else(|| {
         PyValueError::new_err(format!(
-            "no native pre-tokenizer named {name:?} (cl100k_base, o200k_base, r50k_base, llama3)"
+            "no native pre-tokenizer named {name:?} (cl100k_base, o200k_base, r50k_base, llama3, llama3_meta)"
         ))
     })
 }
@@ -500,45 +500,15 @@ fn encode_each<'a>(
     if threads > 1 {
         order.sort_by_key(|&k| std::cmp::Reverse(texts[k].map_or(0, str::len)));
     }
-    let next = AtomicUsize::new(0);
-    let failed = AtomicBool::new(false);
-    let work = || -> Result<Vec<(usize, Vec<u32>)>, RegexEncodeError> {
-        let mut done = Vec::new();
-        let mut memo = PieceMemo::<'a>::default();
-        while !failed.load(Ordering::Relaxed) {
-            let Some(&k) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                break;
-            };
-            let text = texts[k];
-            let ids = match text {
-                Some(text) => split
-                    .encode_memo(engine, text, &mut memo)
-                    .inspect_err(|_| {
-                        failed.store(true, Ordering::Relaxed);
-                    })?,
-                None => Vec::new(),
-            };
-            done.push((k, ids));
-        }
-        Ok(done)
-    };
-    let finished = std::thread::scope(|scope| {
-        let others: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
-        let mut finished = vec![work()];
-        finished.extend(
-            others
-                .into_iter()
-                .map(|h| h.join().expect("encoder thread")),
-        );
-        finished
-    });
-    let mut out = vec![Vec::new(); texts.len()];
-    for done in finished {
-        for (k, ids) in done? {
-            out[k] = ids;
-        }
-    }
-    Ok(out)
+    parallel_each(
+        &order,
+        threads,
+        PieceMemo::<'a>::default,
+        |memo, k| match texts[k] {
+            Some(text) => split.encode_memo(engine, text, memo),
+            None => Ok(Vec::new()),
+        },
+    )
 }
 
 /// `parts` as one `u32` buffer (empty if `counts_only`) and `parts.len() + 1` `i64` offsets,
@@ -653,6 +623,7 @@ fn next_chunk_len(name: &str, cps: Vec<u32>, i: usize) -> PyResult<usize> {
         PreTokenizer::O200k => o200k::next_chunk_len(&cps, i),
         PreTokenizer::R50k => r50k::next_chunk_len(&cps, i),
         PreTokenizer::Llama3 => llama3::next_chunk_len(&cps, i),
+        PreTokenizer::Llama3Meta => llama3::next_chunk_len_meta(&cps, i),
     })
 }
 

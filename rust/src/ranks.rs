@@ -45,24 +45,24 @@ pub struct MissingRank {
 
 /// The ids of `piece`, appended to `out`.
 pub fn bpe_ranks(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<(), MissingRank> {
-    bpe_ranks_with(ranks, &[], piece, out)
+    bpe_ranks_with(ranks, &NO_INDEX, piece, out)
 }
 
-/// [`bpe_ranks`] with the [`pair_table`] of `ranks` (or `&[]`): the same ids.
+/// [`bpe_ranks`] with the [`RankIndex`] of `ranks` (or [`NO_INDEX`]): the same ids.
 pub fn bpe_ranks_with(
     ranks: &RankMap,
-    pairs: &[u32],
+    index: &RankIndex,
     piece: &[u8],
     out: &mut Vec<u32>,
 ) -> Result<(), MissingRank> {
-    if let Some(&token) = ranks.get(piece) {
+    if let Some(token) = index.get(ranks, piece) {
         out.push(token);
         return Ok(());
     }
     if piece.len() < LONG_PIECE {
-        scan_with(ranks, pairs, piece, out)
+        scan_with(ranks, index, piece, out)
     } else {
-        bpe_buckets(ranks, piece, out)
+        buckets_merge(ranks, index, piece, |_, _, id| out.push(id))
     }
 }
 
@@ -77,6 +77,139 @@ pub fn pair_table(ranks: &RankMap) -> Vec<u32> {
         }
     }
     pairs
+}
+
+/// Tokens of at most this many bytes are in a [`RankIndex`]'s inline table.
+pub const SHORT_KEY: usize = 16;
+
+/// The bytes of a piece of 1 to [`SHORT_KEY`] bytes as two little-endian words, zero-padded
+/// (with the length, an exact key: two pieces of one length have equal words only if they
+/// are equal): read by two overlapping loads of 8, 4 or 1 bytes, each shifted to its place
+/// (where the loads overlap they hold the same bytes).
+#[inline(always)]
+pub fn pack16(piece: &[u8]) -> (u64, u64) {
+    let n = piece.len();
+    let word = |k: usize| u64::from_le_bytes(piece[k..k + 8].try_into().expect("8 bytes"));
+    let half = |k: usize| {
+        u64::from(u32::from_le_bytes(
+            piece[k..k + 4].try_into().expect("4 bytes"),
+        ))
+    };
+    if n > 8 {
+        (word(0), word(n - 8) >> (8 * (16 - n)))
+    } else if n == 8 {
+        (word(0), 0)
+    } else if n >= 4 {
+        (half(0) | half(n - 4) << (8 * (n - 4)), 0)
+    } else {
+        let b = |k: usize| u64::from(piece[k]) << (8 * k);
+        (b(0) | b(n / 2) | b(n - 1), 0)
+    }
+}
+
+/// The home slot of a [`pack16`] key of a piece of `len` bytes in a table of `mask + 1`
+/// slots.
+#[inline(always)]
+pub fn slot16(lo: u64, hi: u64, len: usize, mask: usize) -> usize {
+    let h = (lo ^ hi.rotate_left(32) ^ len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h ^ (h >> 29) ^ (h >> 47)) as usize & mask
+}
+
+/// One token of a [`RankIndex`]: its [`pack16`] words, its length (0: an empty slot), its
+/// rank.
+#[derive(Clone, Copy, Default)]
+struct RankSlot {
+    lo: u64,
+    hi: u64,
+    len: u32,
+    rank: u32,
+}
+
+/// Lookups into a rank table without following a pointer: the [`pair_table`], and every token
+/// of 1 to [`SHORT_KEY`] bytes inline in an open-addressing table (linear probing, at most
+/// half full), so a lookup compares two words and a length instead of hashing the bytes and
+/// comparing them with a key on the heap.  [`RankIndex::get`] answers as `ranks.get` does
+/// (longer pieces and an empty index go to `ranks` itself).  About 6 MB for cl100k_base's
+/// tokens, 12 MB for o200k_base's.
+pub struct RankIndex {
+    pairs: Vec<u32>,
+    slots: Vec<RankSlot>,
+}
+
+/// The empty [`RankIndex`]: every lookup goes to the rank table.
+pub const NO_INDEX: RankIndex = RankIndex {
+    pairs: Vec::new(),
+    slots: Vec::new(),
+};
+
+impl RankIndex {
+    /// The index of `ranks` (one walk over its entries).
+    pub fn new(ranks: &RankMap) -> Self {
+        let short = ranks
+            .keys()
+            .filter(|t| (1..=SHORT_KEY).contains(&t.len()))
+            .count();
+        let mut slots = vec![RankSlot::default(); (2 * short).next_power_of_two().max(2)];
+        let mask = slots.len() - 1;
+        for (token, &rank) in ranks {
+            let n = token.len();
+            if !(1..=SHORT_KEY).contains(&n) {
+                continue;
+            }
+            let (lo, hi) = pack16(token);
+            let mut k = slot16(lo, hi, n, mask);
+            while slots[k].len != 0 {
+                k = (k + 1) & mask;
+            }
+            slots[k] = RankSlot {
+                lo,
+                hi,
+                len: n as u32,
+                rank,
+            };
+        }
+        Self {
+            pairs: pair_table(ranks),
+            slots,
+        }
+    }
+
+    /// The rank of `bytes` in `ranks` (the table this index was made of).
+    #[inline]
+    pub fn get(&self, ranks: &RankMap, bytes: &[u8]) -> Option<u32> {
+        let n = bytes.len();
+        if n == 0 || n > SHORT_KEY || self.slots.is_empty() {
+            return ranks.get(bytes).copied();
+        }
+        let (lo, hi) = pack16(bytes);
+        let mask = self.slots.len() - 1;
+        let mut k = slot16(lo, hi, n, mask);
+        loop {
+            let slot = &self.slots[k];
+            if slot.len == 0 {
+                return None;
+            }
+            if slot.lo == lo && slot.hi == hi && slot.len as usize == n {
+                return Some(slot.rank);
+            }
+            k = (k + 1) & mask;
+        }
+    }
+
+    /// [`RankIndex::get`], `u32::MAX` for no rank.
+    #[inline]
+    fn rank(&self, ranks: &RankMap, bytes: &[u8]) -> u32 {
+        self.get(ranks, bytes).unwrap_or(NONE)
+    }
+
+    /// The rank of the two bytes `a b`, `u32::MAX` for no rank.
+    #[inline]
+    fn pair(&self, ranks: &RankMap, a: u8, b: u8) -> u32 {
+        match self.pairs.get(usize::from(a) << 8 | usize::from(b)) {
+            Some(&rank) => rank,
+            None => rank_of(ranks, &[a, b]),
+        }
+    }
 }
 
 /// Condition C as `check_ranks` checks it (Lean `Bpe.Ranks.Check.checkRanks`, Python
@@ -143,8 +276,8 @@ fn parts_below(ranks: &RankMap, token: &[u8], cap: u32) -> usize {
     // (start of part k, rank of part k joined with part k + 1, capped); the last entry is
     // the end
     let mut parts: Vec<(usize, u32)> = (0..=n).map(|s| (s, cap)).collect();
-    for s in 0..n - 1 {
-        parts[s].1 = rank(s, s + 2);
+    for (s, part) in parts[..n - 1].iter_mut().enumerate() {
+        part.1 = rank(s, s + 2);
     }
     loop {
         let (mut best, mut at) = (cap, 0);
@@ -222,7 +355,7 @@ pub fn bpe_run(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<bool
     // the parts of a window: (start, end, id), in order
     let parts = |bytes: &[u8]| -> Result<Vec<(usize, usize, u32)>, MissingRank> {
         let mut parts = Vec::new();
-        buckets_merge(ranks, bytes, |s, e, id| parts.push((s, e, id)))?;
+        buckets_merge(ranks, &NO_INDEX, bytes, |s, e, id| parts.push((s, e, id)))?;
         Ok(parts)
     };
     // the first two equal adjacent parts inside the run of a window of run length m, with
@@ -231,7 +364,7 @@ pub fn bpe_run(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<bool
         let inside = run.start..run.start + m;
         parts.windows(2).position(|w| {
             let ((s0, e0, id0), (_, e1, id1)) = (w[0], w[1]);
-            id0 == id1 && inside.start <= s0 && e1 <= inside.end && (n - m) % (e0 - s0) == 0
+            id0 == id1 && inside.start <= s0 && e1 <= inside.end && (n - m).is_multiple_of(e0 - s0)
         })
     };
     let first = parts(&window(RUN_WINDOW))?;
@@ -264,7 +397,7 @@ pub fn bpe_run(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<bool
     let (s, e, id) = parts[k];
     let copies = 2 + (n - m) / (e - s);
     out.extend(parts[..k].iter().map(|p| p.2));
-    out.extend(std::iter::repeat(id).take(copies));
+    out.extend(std::iter::repeat_n(id, copies));
     out.extend(parts[k + 2..].iter().map(|p| p.2));
     Ok(true)
 }
@@ -295,23 +428,23 @@ fn push_part(
 /// Rank BPE with a vector of parts and a linear scan per merge (O(n^2), fast on short pieces).
 /// The parts of a piece of at most [`SCAN_STACK`] bytes live on the stack.
 pub fn bpe_scan(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<(), MissingRank> {
-    scan_with(ranks, &[], piece, out)
+    scan_with(ranks, &NO_INDEX, piece, out)
 }
 
-/// [`bpe_scan`] with the [`pair_table`] of `ranks` (or `&[]`).
+/// [`bpe_scan`] with the [`RankIndex`] of `ranks` (or [`NO_INDEX`]).
 fn scan_with(
     ranks: &RankMap,
-    pairs: &[u32],
+    index: &RankIndex,
     piece: &[u8],
     out: &mut Vec<u32>,
 ) -> Result<(), MissingRank> {
     let n = piece.len();
     if n <= SCAN_STACK {
         let mut parts = [(0u32, NONE, NONE); SCAN_STACK + 1];
-        scan_parts(ranks, pairs, piece, &mut parts[..=n], out)
+        scan_parts(ranks, index, piece, &mut parts[..=n], out)
     } else {
         let mut parts = vec![(0u32, NONE, NONE); n + 1];
-        scan_parts(ranks, pairs, piece, &mut parts, out)
+        scan_parts(ranks, index, piece, &mut parts, out)
     }
 }
 
@@ -324,7 +457,7 @@ pub const SCAN_STACK: usize = 64;
 /// the rank it was merged at, so only the single bytes left are looked up at the end.
 fn scan_parts(
     ranks: &RankMap,
-    pairs: &[u32],
+    index: &RankIndex,
     piece: &[u8],
     parts: &mut [(u32, u32, u32)],
     out: &mut Vec<u32>,
@@ -336,15 +469,11 @@ fn scan_parts(
         *part = (s as u32, NONE, NONE);
     }
     for s in 0..n.saturating_sub(1) {
-        parts[s].1 = if pairs.is_empty() {
-            rank_of(ranks, &piece[s..s + 2])
-        } else {
-            pairs[usize::from(piece[s]) << 8 | usize::from(piece[s + 1])]
-        };
+        parts[s].1 = index.pair(ranks, piece[s], piece[s + 1]);
     }
     let pair_rank = |parts: &[(u32, u32, u32)], len: usize, k: usize| -> u32 {
         if k + 2 < len {
-            rank_of(ranks, &piece[parts[k].0 as usize..parts[k + 2].0 as usize])
+            index.rank(ranks, &piece[parts[k].0 as usize..parts[k + 2].0 as usize])
         } else {
             NONE
         }
@@ -438,12 +567,13 @@ pub fn bpe_heap(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<(),
 /// once per byte value), so the parts are not looked up again at the end; and the vectors of
 /// closed buckets are reused for new buckets instead of being freed and allocated again.
 pub fn bpe_buckets(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<(), MissingRank> {
-    buckets_merge(ranks, piece, |_, _, id| out.push(id))
+    buckets_merge(ranks, &NO_INDEX, piece, |_, _, id| out.push(id))
 }
 
 /// The merges of [`bpe_buckets`], each final part given to `emit` as `(start, end, id)`.
 fn buckets_merge(
     ranks: &RankMap,
+    index: &RankIndex,
     piece: &[u8],
     mut emit: impl FnMut(usize, usize, u32),
 ) -> Result<(), MissingRank> {
@@ -483,7 +613,7 @@ fn buckets_merge(
         }
     };
     for s in 0..n.saturating_sub(1) {
-        let rank = rank_of(ranks, &piece[s..s + 2]);
+        let rank = index.pair(ranks, piece[s], piece[s + 1]);
         if rank != NONE {
             add(
                 &mut buckets,
@@ -512,7 +642,7 @@ fn buckets_merge(
             if (end as usize) < n {
                 prv[end as usize] = start;
                 let right = nxt[end as usize];
-                let new_rank = rank_of(ranks, &piece[start as usize..right as usize]);
+                let new_rank = index.rank(ranks, &piece[start as usize..right as usize]);
                 if new_rank != NONE
                     && add(
                         &mut buckets,
@@ -527,7 +657,7 @@ fn buckets_merge(
             }
             let left = prv[start as usize];
             if left != u32::MAX {
-                let new_rank = rank_of(ranks, &piece[left as usize..end as usize]);
+                let new_rank = index.rank(ranks, &piece[left as usize..end as usize]);
                 if new_rank != NONE
                     && add(
                         &mut buckets,

@@ -24,8 +24,12 @@ merge loop (`encodeLlama3_eq_tiktokenEncodeOrdinary`).
 
 `toRegex_llama3Pattern` (kernel evaluation): the term prints to llama.cpp's pattern string
 (`src/llama-vocab.cpp`, `LLAMA_VOCAB_PRE_TYPE_LLAMA3`), byte for byte;
-`tests/test_regex_llama3.py` reads the literal from this file and compares it with llama.cpp's
-source.
+`tests/test_regex_r50k_llama3.py` reads the literal from this file and compares it with
+llama.cpp's source.
+
+The branch proof takes the contraction branch as a parameter (`ReadsTablesO200k.matchAt_llama3With`:
+any term `r` before the six shared `llama3Branches`, given `r`'s lemma against the machine's
+branch), so Meta's pattern (`Bpe.Regex.Llama3Meta`) reuses it with o200k_base's `(?i:…)` lemma.
 -/
 
 @[expose] public section
@@ -33,9 +37,10 @@ source.
 namespace Bpe.Llama3
 
 /-- **The fallback of `firstMatch` never fires for Llama 3**: on non-empty input, one of the
-seven branches of `nextChunkLen` matches, for every list of code points. -/
-theorem exists_branch_ne_zero (s : List Nat) (hne : s ≠ []) :
-    ∃ n ∈ [matchContraction s, Cl100k.matchWord s, CodePoint.matchDigits s,
+seven branches of `nextChunkLenWith contraction` matches, for every list of code points and
+every contraction branch (llama.cpp's and Meta's): one of the six others always does. -/
+theorem exists_branch_ne_zero (contraction : List Nat → Nat) (s : List Nat) (hne : s ≠ []) :
+    ∃ n ∈ [contraction s, Cl100k.matchWord s, CodePoint.matchDigits s,
       Cl100k.matchPunct s, CodePoint.matchNewlineWs s, CodePoint.matchTrailingWs s,
       CodePoint.matchWs s], n ≠ 0 := by
   obtain ⟨c, cs, rfl⟩ : ∃ c cs, s = c :: cs := by
@@ -87,23 +92,36 @@ namespace ReadsTablesO200k
 variable {C : Classes} (h : ReadsTablesO200k C)
 include h
 
+/-- A Llama 3 pattern, `r` followed by the six shared alternatives, ends after
+`Llama3.nextChunkLenWith m` code points when `r` is the machine's contraction branch `m`. -/
+theorem matchAt_llama3With {r : Re} {m : List Nat → Nat}
+    (hr : ∀ s, matchRe C r false s some = if m s = 0 then none else some (s.drop (m s)))
+    (s : List Nat) (hne : s ≠ []) :
+    matchAt C (alts r llama3Branches) s = some (s.drop (Llama3.nextChunkLenWith m s)) := by
+  unfold matchAt
+  simp only [llama3Branches, alts, matchRe_alt, hr, h.toReadsTables.matchRe_wordGreedy,
+    h.matchRe_digits, h.toReadsTables.matchRe_punctGreedy, h.matchRe_newlines,
+    h.matchRe_trailingWs, h.matchRe_ws]
+  exact chain_eq _ _ (Llama3.exists_branch_ne_zero m s hne)
+
+theorem matchAt_llama3With_nil {r : Re} {m : List Nat → Nat}
+    (hr : ∀ s, matchRe C r false s some = if m s = 0 then none else some (s.drop (m s)))
+    (h0 : m [] = 0) : matchAt C (alts r llama3Branches) [] = none := by
+  unfold matchAt
+  simp only [llama3Branches, alts, matchRe_alt, hr, h0, ↓reduceIte,
+    h.toReadsTables.matchRe_wordGreedy, h.matchRe_digits, h.toReadsTables.matchRe_punctGreedy,
+    h.matchRe_newlines, h.matchRe_trailingWs, h.matchRe_ws]
+  rfl
+
 /-- The alternation of the seven branches ends after `Llama3.nextChunkLen` code points. -/
 theorem matchAt_llama3Pattern (s : List Nat) (hne : s ≠ []) :
     matchAt C llama3Pattern s = some (s.drop (Llama3.nextChunkLen s)) := by
-  unfold matchAt
   rw [llama3Pattern_eq]
-  simp only [alts, matchRe_alt, matchRe_contractionsLlama3, h.toReadsTables.matchRe_wordGreedy,
-    h.matchRe_digits, h.toReadsTables.matchRe_punctGreedy, h.matchRe_newlines,
-    h.matchRe_trailingWs, h.matchRe_ws]
-  exact chain_eq _ _ (Llama3.exists_branch_ne_zero s hne)
+  exact h.matchAt_llama3With (matchRe_contractionsLlama3 C) s hne
 
 theorem matchAt_llama3Pattern_nil : matchAt C llama3Pattern [] = none := by
-  unfold matchAt
   rw [llama3Pattern_eq]
-  simp only [alts, matchRe_alt, matchRe_contractionsLlama3, h.toReadsTables.matchRe_wordGreedy,
-    h.matchRe_digits, h.toReadsTables.matchRe_punctGreedy, h.matchRe_newlines,
-    h.matchRe_trailingWs, h.matchRe_ws]
-  rfl
+  exact h.matchAt_llama3With_nil (matchRe_contractionsLlama3 C) rfl
 
 /-- Llama 3's machine is `findIter` of its pattern, for every `Classes` record that reads the
 machine's tables. -/

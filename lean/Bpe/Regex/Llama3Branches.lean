@@ -37,10 +37,14 @@ def contractionsLlama3 : Re :=
       seqs (ch '\'') [pair 'v' 'V', pair 'e' 'E'], .seq (ch '\'') (pair 'm' 'M'),
       seqs (ch '\'') [pair 'l' 'L', pair 'l' 'L'], .seq (ch '\'') (pair 'd' 'D')])
 
-theorem llama3Pattern_eq : llama3Pattern =
-    alts contractionsLlama3
-      [.seq (opt wordLead) (plus pL), digits3, seqs (opt (ch ' ')) [plus punct, many newline],
-        .seq (many ws) (plus newline), trailingWs, otherWs] := rfl
+/-- The six alternatives after the contractions, shared by llama.cpp's and Meta's Llama 3
+patterns: `[^\r\n\p{L}\p{N}]?\p{L}+`, `\p{N}{1,3}`, ` ?[^\s\p{L}\p{N}]+[\r\n]*`,
+`\s*[\r\n]+`, `\s+(?!\S)`, `\s+`. -/
+def llama3Branches : List Re :=
+  [.seq (opt wordLead) (plus pL), digits3, seqs (opt (ch ' ')) [plus punct, many newline],
+    .seq (many ws) (plus newline), trailingWs, otherWs]
+
+theorem llama3Pattern_eq : llama3Pattern = alts contractionsLlama3 llama3Branches := rfl
 
 /-- The contractions with their literals as code points. -/
 theorem contractionsLlama3_eq : contractionsLlama3 =

@@ -14,10 +14,11 @@ fact on case orbits: no orbit holds the apostrophe (o200k_base puts `'` inside `
 
 Under it, `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]` is the machine's `O200k.isUpperClass`
 (`matchRe_upperish`), `[\p{Ll}\p{Lm}\p{Lo}\p{M}]` is `O200k.isLowerClass` (`matchRe_lowerish`),
-`[\r\n/]` is `O200k.isPunctTail` (`matchRe_punctTailClass`), and the suffix
-`(?i:'s|'t|'re|'ve|'m|'ll|'d)?` before `some` takes `CodePoint.matchContraction` code points
-(`matchRe_contractionsO200k`). `readsTablesO200k_unicodeClasses` discharges the hypothesis for
-the Unicode instance.
+`[\r\n/]` is `O200k.isPunctTail` (`matchRe_punctTailClass`), `(?i:'s|'t|'re|'ve|'m|'ll|'d)`
+(`contractionsCaseless`) before `some` takes `CodePoint.matchContraction` code points and fails
+where that is 0 (`matchRe_contractionsCaseless`; Meta's Llama 3 pattern starts with it), so the
+suffix `(?i:…)?` takes them or none (`matchRe_contractionsO200k`).
+`readsTablesO200k_unicodeClasses` discharges the hypothesis for the Unicode instance.
 -/
 
 @[expose] public section
@@ -48,14 +49,21 @@ theorem matchRe_punctTailClass (C : Classes) (s : List Nat) (k : Cont) :
     cases x == 13 <;> cases x == 10 <;> cases x == 47 <;> rfl
   rw [matchRe_cls, e]
 
+/-- `(?i:'s|'t|'re|'ve|'m|'ll|'d)`: o200k_base's contraction suffix without its `?`, and the
+first alternative of Meta's Llama 3 pattern. -/
+noncomputable def contractionsCaseless : Re :=
+  .caseless (alts (.seq (ch '\'') (ch 's')) (contractionList.drop 1))
+
+theorem contractionsO200k_eq_opt : contractionsO200k = opt contractionsCaseless := rfl
+
 /-- `(?i:'s|'t|'re|'ve|'m|'ll|'d)` with its literals as code points. -/
-theorem contractionsO200k_eq : contractionsO200k =
-    .rep (.caseless (.alt (.seq (.char 39) (.char 115)) (.alt (.seq (.char 39) (.char 116))
+theorem contractionsCaseless_eq : contractionsCaseless =
+    .caseless (.alt (.seq (.char 39) (.char 115)) (.alt (.seq (.char 39) (.char 116))
       (.alt (.seq (.char 39) (.seq (.char 114) (.char 101)))
         (.alt (.seq (.char 39) (.seq (.char 118) (.char 101)))
           (.alt (.seq (.char 39) (.char 109))
             (.alt (.seq (.char 39) (.seq (.char 108) (.char 108)))
-              (.seq (.char 39) (.char 100))))))))) 0 (some 1) false := rfl
+              (.seq (.char 39) (.char 100)))))))) := rfl
 
 namespace ReadsTablesO200k
 
@@ -98,10 +106,12 @@ theorem matchRe_lowerish (s : List Nat) (k : Cont) :
 theorem charHolds_apostrophe (x : Nat) : charHolds C true 39 x = (x == 39) := by
   simp only [charHolds, h.orbit_apostrophe x, Bool.and_false, Bool.or_false]
 
-/-- `(?i:'s|'t|'re|'ve|'m|'ll|'d)?` before `some` takes `CodePoint.matchContraction` code
-points (0 when no contraction follows). -/
-theorem matchRe_contractionsO200k (s : List Nat) :
-    matchRe C contractionsO200k false s some = some (s.drop (CodePoint.matchContraction s)) := by
+/-- `(?i:'s|'t|'re|'ve|'m|'ll|'d)` before `some` takes `CodePoint.matchContraction` code
+points, and fails where that is 0. -/
+theorem matchRe_contractionsCaseless (s : List Nat) :
+    matchRe C contractionsCaseless false s some =
+      if CodePoint.matchContraction s = 0 then none
+      else some (s.drop (CodePoint.matchContraction s)) := by
   have hs := h.charHolds_fold 115 (by decide)
   have ht := h.charHolds_fold 116 (by decide)
   have hd := h.charHolds_fold 100 (by decide)
@@ -110,8 +120,7 @@ theorem matchRe_contractionsO200k (s : List Nat) :
   have hv := h.charHolds_fold 118 (by decide)
   have hr := h.charHolds_fold 114 (by decide)
   have he := h.charHolds_fold 101 (by decide)
-  rw [contractionsO200k_eq]
-  show (matchRe C _ false s some).orElse (fun _ => some s) = _
+  rw [contractionsCaseless_eq]
   match s with
   | [] => rfl
   | [q] =>
@@ -155,6 +164,14 @@ theorem matchRe_contractionsO200k (s : List Nat) :
       · subst h7; by_cases h' : a' = 108 <;> simp [hq, h']
       simp [hq, h1, h2, h3, h4, h5, h6, h7]
     · simp [hq]
+
+/-- `(?i:'s|'t|'re|'ve|'m|'ll|'d)?` before `some` takes `CodePoint.matchContraction` code
+points (0 when no contraction follows). -/
+theorem matchRe_contractionsO200k (s : List Nat) :
+    matchRe C contractionsO200k false s some = some (s.drop (CodePoint.matchContraction s)) := by
+  show (matchRe C contractionsCaseless false s some).orElse (fun _ => some s) = _
+  rw [h.matchRe_contractionsCaseless]
+  split <;> simp_all
 
 end ReadsTablesO200k
 

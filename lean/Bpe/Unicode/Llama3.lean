@@ -4,7 +4,7 @@ public import Bpe.Unicode.Cl100k
 public import Bpe.Seed.Roundtrip
 
 /-!
-# The Llama 3 pre-tokenizer over Unicode (llama.cpp's `llama-bpe`)
+# The Llama 3 pre-tokenizers over Unicode (llama.cpp's `llama-bpe`, Meta's `tokenizer.model`)
 
 The pattern llama.cpp uses for Llama 3 (`LLAMA3_PATTERN` of `verified_bpe.engine.patterns`):
 `(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
@@ -29,6 +29,13 @@ always matches (`Bpe.Llama3.exists_branch_ne_zero`); the fallback (1) keeps the 
 by construction.
 
 `encodeLlama3` is `encodeWith` with this pre-tokenizer; its roundtrip holds for every string.
+
+Meta's own pattern (the `pat_str` of `llama/tokenizer.py` in meta-llama/llama3, used with the
+`.tiktoken` rank file `tokenizer.model`) differs only in the first branch:
+`(?i:'s|'t|'re|'ve|'m|'ll|'d)`, case-insensitive, so `'ſ` (U+017F, folding to `s`) is a
+contraction there. `Llama3.nextChunkLenWith` takes the contraction branch as a parameter;
+`nextChunkLen` (llama.cpp) passes `Llama3.matchContraction`, `nextChunkLenMeta` (Meta) passes
+o200k_base's `CodePoint.matchContraction`; `preTokenizeLlama3Meta` runs the latter.
 -/
 
 @[expose] public section
@@ -56,14 +63,29 @@ def matchContraction : List Nat → Nat
     else 0
   | _ => 0
 
-/-- Length (in code points) of the chunk starting at `rest`: the first branch that matches,
-in the pattern's order, or 1. -/
-def nextChunkLen (rest : List Nat) : Nat :=
-  firstMatch [matchContraction rest, Cl100k.matchWord rest, CodePoint.matchDigits rest,
+/-- The machine of a Llama 3 pattern whose first branch (the contractions) is `contraction`:
+the length (in code points) of the chunk starting at `rest`, the first branch that matches, in
+the pattern's order, or 1. -/
+def nextChunkLenWith (contraction : List Nat → Nat) (rest : List Nat) : Nat :=
+  firstMatch [contraction rest, Cl100k.matchWord rest, CodePoint.matchDigits rest,
     Cl100k.matchPunct rest, CodePoint.matchNewlineWs rest, CodePoint.matchTrailingWs rest,
     CodePoint.matchWs rest]
 
-theorem nextChunkLen_pos (rest : List Nat) : 0 < nextChunkLen rest := firstMatch_pos _
+theorem nextChunkLenWith_pos (contraction : List Nat → Nat) (rest : List Nat) :
+    0 < nextChunkLenWith contraction rest := firstMatch_pos _
+
+/-- llama.cpp's machine: the contractions as ASCII case pairs. -/
+def nextChunkLen (rest : List Nat) : Nat := nextChunkLenWith matchContraction rest
+
+theorem nextChunkLen_pos (rest : List Nat) : 0 < nextChunkLen rest := nextChunkLenWith_pos _ _
+
+/-- Meta's machine (`tokenizer.model` with the `pat_str` of Meta's `tokenizer.py`): the
+contractions `(?i:'s|'t|'re|'ve|'m|'ll|'d)` case-insensitive, o200k_base's
+`CodePoint.matchContraction` (`'ſ`, U+017F, is one). -/
+def nextChunkLenMeta (rest : List Nat) : Nat := nextChunkLenWith CodePoint.matchContraction rest
+
+theorem nextChunkLenMeta_pos (rest : List Nat) : 0 < nextChunkLenMeta rest :=
+  nextChunkLenWith_pos _ _
 
 end Bpe.Llama3
 
@@ -94,5 +116,14 @@ theorem encodeLlama3_roundtrip (merges : Merges) (vocab : Vocab)
     decode vocab inverseByteShuffle (encodeLlama3 merges byteShuffle s) = some s :=
   bpe_roundtrip preTokenizeLlama3 flatten_preTokenizeLlama3 merges vocab byteShuffle
     inverseByteShuffle hw hinv s
+
+/-- The Llama 3 pre-tokenizer with Meta's pattern (`tokenizer.model`) on UTF-8 bytes. -/
+def preTokenizeLlama3Meta (data : Bytes) : List Bytes :=
+  CodePoint.preTokenizeWith Llama3.nextChunkLenMeta data
+
+/-- **Meta's Llama 3 partition**: the chunks concatenate back to the input. -/
+theorem flatten_preTokenizeLlama3Meta (data : Bytes) :
+    (preTokenizeLlama3Meta data).flatten = data :=
+  CodePoint.flatten_preTokenizeWith _ Llama3.nextChunkLenMeta_pos data
 
 end Bpe

@@ -30,6 +30,7 @@ from typing import Any
 from ..errors import MalformedVocabError, MissingRankError
 from .patterns import (
     CL100K_PATTERN,
+    LLAMA3_META_PATTERN,
     LLAMA3_PATTERN,
     O200K_PATTERN,
     PINNED_PROPERTIES,
@@ -48,6 +49,7 @@ NATIVE_PRE_TOKENIZERS: dict[str, str] = {
     O200K_PATTERN: "o200k_base",
     R50K_PATTERN: "r50k_base",
     LLAMA3_PATTERN: "llama3",
+    LLAMA3_META_PATTERN: "llama3_meta",
 }
 
 

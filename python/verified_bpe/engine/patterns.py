@@ -11,7 +11,8 @@ installed): ``CL100K_PATTERN`` and ``O200K_PATTERN`` are the ``pat_str`` values 
 cl100k pattern as first published (the one the ASCII state machine mirrors branch by
 branch); ``GPT2_PATTERN`` is the original GPT-2 release pattern (quoted in a comment
 there); ``LLAMA3_PATTERN`` is the
-Llama-3 pattern as used by llama.cpp (seed 003).
+Llama-3 pattern as used by llama.cpp (seed 003); ``LLAMA3_META_PATTERN`` is Meta's own (the
+``pat_str`` of ``llama/tokenizer.py`` in meta-llama/llama3, used with ``tokenizer.model``).
 """
 
 from __future__ import annotations
@@ -63,6 +64,14 @@ LLAMA3_PATTERN = (
     r"""|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
 )
 
+#: Meta's Llama 3 pattern: the ``pat_str`` of ``llama/tokenizer.py`` (meta-llama/llama3, commit
+#: e8f0267c), run by tiktoken over the ``.tiktoken`` rank file ``tokenizer.model``.  It is
+#: ``LLAMA3_PATTERN`` with case-insensitive contractions (``'\u017f`` is one here).
+LLAMA3_META_PATTERN = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+"""
+    r"""|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
+)
+
 PATTERNS = {
     "gpt2": GPT2_PATTERN,
     "cl100k_base": CL100K_PATTERN,
@@ -75,7 +84,9 @@ PATTERNS = {
 #: Patterns written in this package (their running time is linear in practice); any other
 #: pattern (a ``.model`` file's, ``train --pattern``, ``Tokenizer.from_ranks``) runs under a
 #: time budget, :func:`pattern_timeout`.
-TRUSTED_PATTERNS: frozenset[str] = frozenset({*PATTERNS.values(), CL100K_PATTERN_ORIGINAL})
+TRUSTED_PATTERNS: frozenset[str] = frozenset(
+    {*PATTERNS.values(), CL100K_PATTERN_ORIGINAL, LLAMA3_META_PATTERN}
+)
 
 #: Time budget of an untrusted pattern on a text of ``n`` characters: ``BASE + PER_CHAR * n``
 #: seconds (the patterns above need at most about 1 us per character; 50 us leaves room for

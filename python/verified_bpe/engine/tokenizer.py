@@ -64,6 +64,7 @@ from .fast_split import SplitFn, Splitter
 from .patterns import (
     CL100K_PATTERN,
     CL100K_PATTERN_ORIGINAL,
+    LLAMA3_META_PATTERN,
     LLAMA3_PATTERN,
     O200K_PATTERN,
     pre_tokenize_regex,
@@ -85,7 +86,7 @@ _CACHE_LIMIT = 200_000  # chunk-cache entries before the fast engine's cache is 
 
 #: Patterns for which cutting the text with :func:`text_blocks` does not change the pieces.
 BLOCK_SAFE_PATTERNS = frozenset(
-    {CL100K_PATTERN, CL100K_PATTERN_ORIGINAL, O200K_PATTERN, LLAMA3_PATTERN}
+    {CL100K_PATTERN, CL100K_PATTERN_ORIGINAL, O200K_PATTERN, LLAMA3_PATTERN, LLAMA3_META_PATTERN}
 )
 
 

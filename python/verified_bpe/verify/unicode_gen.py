@@ -263,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         "--machines",
         default="",
         help="with --scan: only the chunk scan of these native machines, comma-separated "
-        "(r50k_base, llama3): machine, spec mirror and tiktoken on every probe",
+        "(r50k_base, llama3, llama3_meta): machine, spec mirror and tiktoken on every probe",
     )
     args = parser.parse_args(argv)
     if args.scan:

@@ -195,13 +195,14 @@ def tiktoken_pieces(pattern: str, texts: Iterable[str]) -> Callable[[str], list[
 
 def _chunk_scan_subjects() -> dict[str, tuple[str, Callable[[bytes], list[bytes]]]]:
     """The native pre-tokenizers scanned by chunks: name → (pattern, spec mirror)."""
-    from ..engine.patterns import LLAMA3_PATTERN, R50K_PATTERN
-    from ..spec.unicode.llama3 import pre_tokenize_llama3
+    from ..engine.patterns import LLAMA3_META_PATTERN, LLAMA3_PATTERN, R50K_PATTERN
+    from ..spec.unicode.llama3 import pre_tokenize_llama3, pre_tokenize_llama3_meta
     from ..spec.unicode.r50k import pre_tokenize_r50k
 
     return {
         "r50k_base": (R50K_PATTERN, pre_tokenize_r50k),
         "llama3": (LLAMA3_PATTERN, pre_tokenize_llama3),
+        "llama3_meta": (LLAMA3_META_PATTERN, pre_tokenize_llama3_meta),
     }
 
 

@@ -4,9 +4,12 @@
 //! * the pre-tokenizer's chunks partition the input (consecutive, non-empty, covering it),
 //!   on any bytes, invalid UTF-8 included (Lean: `flatten_preTokenizeCl100k` and friends),
 //!   and the ASCII fast path's chunks are the mirror's;
-//! * `Engine::encode_ordinary` never panics and its ids decode back to the input bytes;
-//! * the three merge algorithms (`bpe_scan`, `bpe_heap`, `bpe_buckets`) give the same ids
-//!   on the input as one piece;
+//! * `Engine::encode_ordinary` never panics, its ids decode back to the input bytes, and they
+//!   are the mirror's chunks each merged by `bpe_heap` (so the ASCII fast path, the piece
+//!   memos, the pair table and the rank index are checked against code that uses none of
+//!   them); the rank index looks up every short substring as the table does;
+//! * the merge algorithms (`bpe_scan`, `bpe_heap`, `bpe_buckets`, and `bpe_ranks_with` with
+//!   the rank index) give the same ids on the input as one piece;
 //! * the long-run path (`bpe_run`) on a run built from the input (run byte, length from
 //!   1024 up to 4095, up to 8 bytes on either side): when it pumps, the heap's ids;
 //! * on valid UTF-8, the fancy-regex split of GPT-2's pattern partitions the text too, and
@@ -17,7 +20,9 @@
 #![forbid(unsafe_code)]
 
 use _native::engine::{Engine, PreTokenizer};
-use _native::ranks::{bpe_buckets, bpe_heap, bpe_run, bpe_scan, pair_table, RankMap, LONG_RUN};
+use _native::ranks::{
+    bpe_buckets, bpe_heap, bpe_ranks_with, bpe_run, bpe_scan, RankIndex, RankMap, LONG_RUN,
+};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
@@ -53,7 +58,7 @@ fn load(name: &str, pre: PreTokenizer) -> Table {
     let regex = fancy_regex::Regex::new(GPT2).ok();
     Table {
         engine: Engine {
-            pairs: pair_table(&ranks),
+            index: RankIndex::new(&ranks),
             ranks,
             pre_tokenizer: Some(pre),
             regex,
@@ -108,15 +113,43 @@ fuzz_target!(|input: &[u8]| {
         data,
         "encode then decode is the identity"
     );
+    // the fast paths (ASCII split, short-piece memo, piece memo, rank index and pair table)
+    // against the mirror's chunks each merged by the heap without any of them
+    let ranks = &table.engine.ranks;
+    let mut spec = Vec::new();
+    pre.split_mirror(data, |range| {
+        bpe_heap(ranks, &data[range], &mut spec).expect("heap");
+    });
+    assert_eq!(
+        ids, spec,
+        "encode_ordinary gives the mirror's chunks' heap merges"
+    );
+    // the rank index answers as the table on every substring of up to 17 bytes
+    for start in 0..data.len().min(64) {
+        for end in start..data.len().min(start + 17) {
+            let part = &data[start..end];
+            assert_eq!(
+                table.engine.index.get(ranks, part),
+                ranks.get(part).copied(),
+                "the rank index looks up as the table"
+            );
+        }
+    }
 
     if data.len() <= 4096 {
         let ranks = &table.engine.ranks;
         let (mut scan, mut heap, mut buckets) = (Vec::new(), Vec::new(), Vec::new());
+        let mut indexed = Vec::new();
         bpe_scan(ranks, data, &mut scan).expect("scan");
+        bpe_ranks_with(ranks, &table.engine.index, data, &mut indexed).expect("indexed");
         bpe_heap(ranks, data, &mut heap).expect("heap");
         bpe_buckets(ranks, data, &mut buckets).expect("buckets");
         assert_eq!(scan, heap, "scan and heap merge alike");
         assert_eq!(scan, buckets, "scan and buckets merge alike");
+        assert_eq!(
+            scan, indexed,
+            "the indexed merge (pair table, inline keys) merges alike"
+        );
         assert_eq!(decode(table, &scan), data);
     }
 

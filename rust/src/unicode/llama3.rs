@@ -1,4 +1,4 @@
-//! The Llama 3 pre-tokenizer over Unicode (llama.cpp's `llama-bpe`).
+//! The Llama 3 pre-tokenizers over Unicode (llama.cpp's `llama-bpe`, Meta's `tokenizer.model`).
 //!
 //! Lean: `Bpe.Unicode.Llama3`; Python mirror: `verified_bpe.spec.unicode.llama3`.  The
 //! branches of `LLAMA3_PATTERN`, in the pattern's order:
@@ -12,10 +12,14 @@
 //! \s+(?!\S)                                                   match_trailing_ws  (shared)
 //! \s+                                                         match_ws           (shared)
 //! ```
+//!
+//! Meta's pattern (`pat_str` of Meta's `llama/tokenizer.py`, `LLAMA3_META_PATTERN`) differs
+//! only in the first branch, `(?i:'s|'t|'re|'ve|'m|'ll|'d)`: o200k's case-folding
+//! [`pretokenize::match_contraction`] (`'ſ`, U+017F, is a contraction there).
 
 use super::cl100k::{match_punct, match_word};
 use super::pretokenize::{
-    match_digits, match_newline_ws, match_trailing_ws, match_ws, pre_tokenize_with,
+    self, match_digits, match_newline_ws, match_trailing_ws, match_ws, pre_tokenize_with,
 };
 use crate::first_match;
 
@@ -40,11 +44,17 @@ pub fn match_contraction(cps: &[u32], i: usize) -> usize {
     }
 }
 
-/// Length (code points) of the chunk at `i`: the first branch that matches (evaluated
-/// lazily), else 1.  Lean: `Bpe.Unicode.Llama3.nextChunkLen`.
-pub fn next_chunk_len(cps: &[u32], i: usize) -> usize {
+/// Length (code points) of the chunk at `i` under a Llama 3 pattern whose first branch is
+/// `contraction`: the first branch that matches (evaluated lazily), else 1.
+/// Lean: `Bpe.Unicode.Llama3.nextChunkLenWith`.
+#[inline]
+pub fn next_chunk_len_with(
+    contraction: impl Fn(&[u32], usize) -> usize,
+    cps: &[u32],
+    i: usize,
+) -> usize {
     first_match!(
-        match_contraction(cps, i),
+        contraction(cps, i),
         match_word(cps, i),
         match_digits(cps, i),
         match_punct(cps, i),
@@ -54,9 +64,25 @@ pub fn next_chunk_len(cps: &[u32], i: usize) -> usize {
     )
 }
 
+/// llama.cpp's machine (ASCII-pair contractions).  Lean: `Bpe.Unicode.Llama3.nextChunkLen`.
+pub fn next_chunk_len(cps: &[u32], i: usize) -> usize {
+    next_chunk_len_with(match_contraction, cps, i)
+}
+
+/// Meta's machine (`(?i:…)` contractions).  Lean: `Bpe.Unicode.Llama3.nextChunkLenMeta`.
+pub fn next_chunk_len_meta(cps: &[u32], i: usize) -> usize {
+    next_chunk_len_with(pretokenize::match_contraction, cps, i)
+}
+
 /// The Llama 3 pre-tokenizer on bytes, each chunk given to `emit` as a byte range.
 /// Lean: `Bpe.Unicode.Llama3.preTokenizeLlama3` (chunks concatenate back to `data`:
 /// `flatten_preTokenizeLlama3`; none is empty: `ne_nil_of_mem_preTokenizeLlama3`).
 pub fn pre_tokenize_llama3(data: &[u8], emit: impl FnMut(std::ops::Range<usize>)) {
     pre_tokenize_with(next_chunk_len, data, emit)
+}
+
+/// Meta's Llama 3 pre-tokenizer on bytes.  Lean: `Bpe.preTokenizeLlama3Meta` (chunks
+/// concatenate back to `data`: `flatten_preTokenizeLlama3Meta`).
+pub fn pre_tokenize_llama3_meta(data: &[u8], emit: impl FnMut(std::ops::Range<usize>)) {
+    pre_tokenize_with(next_chunk_len_meta, data, emit)
 }

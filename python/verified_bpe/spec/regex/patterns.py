@@ -238,9 +238,15 @@ def lowerish() -> Re:
     )
 
 
+def contractions_caseless() -> Re:
+    """Lean: ``contractionsCaseless`` (``Bpe.Regex.O200kClasses``):
+    ``(?i:'s|'t|'re|'ve|'m|'ll|'d)``."""
+    return Caseless(alts(Seq(ch("'"), ch("s")), contraction_list()[1:]))
+
+
 def contractions_o200k() -> Re:
     """Lean: ``contractionsO200k``: ``(?i:'s|'t|'re|'ve|'m|'ll|'d)?``."""
-    return opt(Caseless(alts(Seq(ch("'"), ch("s")), contraction_list()[1:])))
+    return opt(contractions_caseless())
 
 
 def o200k_pattern() -> Re:
@@ -266,6 +272,19 @@ def pair(c: str, d: str) -> Re:
     return Cls(Set(False, (it(c), it(d))))
 
 
+def llama3_branches() -> list[Re]:
+    """Lean: ``llama3Branches`` (``Bpe.Regex.Llama3Branches``): the six alternatives after the
+    contractions, shared by llama.cpp's and Meta's Llama 3 patterns."""
+    return [
+        Seq(opt(word_lead()), plus(p_l())),
+        digits3(),
+        seqs(opt(ch(" ")), [plus(punct()), many(newline())]),
+        Seq(many(ws()), plus(newline())),
+        trailing_ws(),
+        other_ws(),
+    ]
+
+
 def llama3_pattern() -> Re:
     """Lean: ``llama3Pattern``."""
     return alts(
@@ -282,12 +301,11 @@ def llama3_pattern() -> Re:
                 ],
             )
         ),
-        [
-            Seq(opt(word_lead()), plus(p_l())),
-            digits3(),
-            seqs(opt(ch(" ")), [plus(punct()), many(newline())]),
-            Seq(many(ws()), plus(newline())),
-            trailing_ws(),
-            other_ws(),
-        ],
+        llama3_branches(),
     )
+
+
+def llama3_meta_pattern() -> Re:
+    """Lean: ``llama3MetaPattern`` (``Bpe.Regex.Llama3Meta``): Meta's ``tokenizer.model``
+    pattern, ``(?i:'s|'t|'re|'ve|'m|'ll|'d)`` before the six shared alternatives."""
+    return alts(contractions_caseless(), llama3_branches())

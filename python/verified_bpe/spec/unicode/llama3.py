@@ -1,4 +1,4 @@
-r"""The Llama 3 pre-tokenizer over Unicode (llama.cpp's ``llama-bpe``).
+r"""The Llama 3 pre-tokenizers over Unicode (llama.cpp's ``llama-bpe``, Meta's ``tokenizer.model``).
 
 Lean: ``Bpe.Unicode.Llama3``.  The pattern ``LLAMA3_PATTERN`` of
 :mod:`verified_bpe.engine.patterns`::
@@ -21,6 +21,14 @@ the 1-unit fallback never fires), rank BPE over its chunks equal to tiktoken's
 ``RanksDecodeOk`` (``Bpe.Regex.Llama3.decodeRanks_tiktokenEncodeOrdinary_llama3_of_decodeOk``),
 and the seed's encoder equal to it under ``RanksOk``
 (``Bpe.Regex.Llama3.encodeLlama3_eq_tiktokenEncodeOrdinary``).
+
+Meta's pattern ``LLAMA3_META_PATTERN`` differs only in the first branch,
+``(?i:'s|'t|'re|'ve|'m|'ll|'d)``: o200k's case-folding ``match_contraction`` of
+:mod:`.pretokenize` (``'ſ``, U+017F, is a contraction there).  :func:`next_chunk_len_with`
+takes the first branch as a parameter; Lean proves Meta's machine equal to ``find_iter`` of
+``llama3MetaPattern`` (``Bpe.Regex.Llama3Meta.preTokenizeLlama3Meta_eq_findIter``) and rank BPE
+over it equal to tiktoken's ``encode_ordinary`` with it for every table
+(``Bpe.Regex.Llama3Meta.encodeRanksWith_llama3Meta_eq_tiktokenEncodeOrdinary``).
 """
 
 from __future__ import annotations
@@ -37,6 +45,9 @@ from .pretokenize import (
     match_trailing_ws,
     match_ws,
     pre_tokenize_with,
+)
+from .pretokenize import (
+    match_contraction as match_contraction_caseless,
 )
 
 
@@ -69,9 +80,8 @@ def match_contraction(cps: Sequence[int], i: int) -> int:
     return 0
 
 
-#: The seven branches in priority order (the list Lean's ``nextChunkLen`` writes out).
-BRANCH_MATCHERS: tuple[Callable[[Sequence[int], int], int], ...] = (
-    match_contraction,
+#: The six branches after the contractions, in priority order (shared by both patterns).
+SHARED_MATCHERS: tuple[Callable[[Sequence[int], int], int], ...] = (
     match_word,
     match_digits,
     match_punct,
@@ -80,14 +90,38 @@ BRANCH_MATCHERS: tuple[Callable[[Sequence[int], int], int], ...] = (
     match_ws,
 )
 
+#: The seven branches of llama.cpp's pattern in priority order.
+BRANCH_MATCHERS: tuple[Callable[[Sequence[int], int], int], ...] = (
+    match_contraction,
+    *SHARED_MATCHERS,
+)
+
+
+def next_chunk_len_with(
+    contraction: Callable[[Sequence[int], int], int], cps: Sequence[int], i: int
+) -> int:
+    """Length (code points) of the chunk at ``i`` under a Llama 3 pattern whose first branch is
+    ``contraction``: the first branch that matches (evaluated lazily), else 1.
+
+    Lean: ``Bpe.Unicode.Llama3.nextChunkLenWith``.
+    """
+    return first_match(match(cps, i) for match in (contraction, *SHARED_MATCHERS))
+
 
 def next_chunk_len(cps: Sequence[int], i: int) -> int:
-    """Length (code points) of the chunk at ``i``: the first branch that matches (evaluated
-    lazily), else 1.
+    """llama.cpp's machine (ASCII-pair contractions).
 
     Lean: ``Bpe.Unicode.Llama3.nextChunkLen``.
     """
-    return first_match(match(cps, i) for match in BRANCH_MATCHERS)
+    return next_chunk_len_with(match_contraction, cps, i)
+
+
+def next_chunk_len_meta(cps: Sequence[int], i: int) -> int:
+    """Meta's machine (``(?i:…)`` contractions).
+
+    Lean: ``Bpe.Unicode.Llama3.nextChunkLenMeta``.
+    """
+    return next_chunk_len_with(match_contraction_caseless, cps, i)
 
 
 def pre_tokenize_llama3(data: bytes) -> list[bytes]:
@@ -123,3 +157,12 @@ def theorem_encode_llama3_roundtrip(
     return theorem_bpe_roundtrip(
         pre_tokenize_llama3, merges, vocab, byte_shuffle, inverse_shuffle, text
     )
+
+
+def pre_tokenize_llama3_meta(data: bytes) -> list[bytes]:
+    """Meta's Llama 3 pre-tokenizer on UTF-8 bytes.
+
+    Lean: ``Bpe.Unicode.Llama3.preTokenizeLlama3Meta``; its chunks concatenate back to
+    ``data`` (``flatten_preTokenizeLlama3Meta``).
+    """
+    return pre_tokenize_with(next_chunk_len_meta, data)
