@@ -119,6 +119,15 @@ def test_split_module_is_its_sources_verbatim_in_import_order(tmp_path):
         assert set(ends.split()) <= {"end"}
         call = f'#eval Bpe.Exec.runTexts {ec.NEXT_CHUNK[name]} "{tmp_path}/a.in" "{tmp_path}/a.out"'
         assert ("#eval" + rest).strip() == call
+    # both encodings in one module: the same sources once, then one `#eval` per encoding
+    both = ec.render_split_calls([(n, tmp_path / n, tmp_path / f"{n}.out") for n in ec.ENCODINGS])
+    ends, _, rest = after_verbatim_sources(both, sources).partition("#eval")
+    assert set(ends.split()) <= {"end"}
+    calls = [
+        f'#eval Bpe.Exec.runTexts {ec.NEXT_CHUNK[n]} "{tmp_path}/{n}" "{tmp_path}/{n}.out"'
+        for n in ec.ENCODINGS
+    ]
+    assert ("#eval" + rest).split() == " ".join(calls).split()
 
 
 def test_closing_ends_counts_open_anonymous_sections():
@@ -135,30 +144,33 @@ def test_summary_line_is_parsed():
     assert m is not None and m.groups() == ("5", "2", "9", "10", "20")
 
 
-#: encodings run through the compiled route in CI (measured: docs/crosscheck.md, route 3)
-LEAN_ENCODINGS = ec.ENCODINGS
-
-
 @pytest.mark.lean
 @pytest.mark.slow
-@pytest.mark.parametrize("name", LEAN_ENCODINGS)
-def test_compiled_lean_agrees_with_tiktoken_on_full_vocabulary(name, tally):
-    tables = ec.load_tables(name)
+def test_compiled_lean_agrees_with_tiktoken_on_full_vocabulary(tally):
+    """Both encodings' full tables and the same 10,000 raw texts, in one module (one compilation
+    of the code, one `#eval` of `runTexts` per encoding): every text's ids equal tiktoken's,
+    and the Python reference's equal tiktoken's too."""
     texts = ec.default_texts(N_STDLIB, N_CATALOG, N_RANDOM)
     assert len(texts) >= 10_000
-    run = ec.run_lean(tables, texts, REPO / ".cache" / "exec")
-    assert run.entries == len(tables.merges)
-    enc = ec.oracle(tables)
-    expected = [enc.encode_ordinary(t) for t in texts]
-    assert run.tokens == sum(map(len, expected))
-    bad = ec.mismatches(texts, run.ids, expected)
-    assert not bad, bad[:5]
-    assert not ec.mismatches(texts, ec.reference_ids(tables, texts), expected)
-    tally(f"exec crosscheck {name}: texts encoded by compiled Lean", len(texts))
-    tally(f"exec crosscheck {name}: tokens", run.tokens)
-    tally(f"exec crosscheck {name}: Lean seconds", int(run.lean_seconds))
-    tally(f"exec crosscheck {name}: interpreter encode ms", run.encode_ms)
-    tally(f"exec crosscheck {name}: Lean peak RSS MiB", run.peak_rss_kib // 1024)
+    all_tables = [ec.load_tables(name) for name in ec.ENCODINGS]
+    runs = ec.run_lean_split(all_tables, texts, REPO / ".cache" / "exec")
+    assert list(runs) == list(ec.ENCODINGS)
+    for tables in all_tables:
+        name, run = tables.name, runs[tables.name]
+        assert run.entries == len(tables.merges)
+        enc = ec.oracle(tables)
+        expected = [enc.encode_ordinary(t) for t in texts]
+        assert run.tokens == sum(map(len, expected)), name
+        bad = ec.mismatches(texts, run.ids, expected)
+        assert not bad, (name, bad[:5])
+        assert not ec.mismatches(texts, ec.reference_ids(tables, texts), expected), name
+        tally(f"exec crosscheck {name}: texts encoded by compiled Lean", len(texts))
+        tally(f"exec crosscheck {name}: tokens", run.tokens)
+        tally(f"exec crosscheck {name}: interpreter encode ms", run.encode_ms)
+    tally("exec crosscheck (both encodings, one module): Lean seconds", int(run.lean_seconds))
+    tally(
+        "exec crosscheck (both encodings, one module): Lean peak RSS MiB", run.peak_rss_kib // 1024
+    )
 
 
 @pytest.mark.lean

@@ -88,6 +88,18 @@ def test_file_to_ids_module_is_its_sources_verbatim(name, tmp_path):
         f'"{tmp_path}/o" "{tmp_path}/tab"'
     )
     assert source.rstrip().endswith(call)
+    # both encodings in one module: the same sources once, then one `#eval` per encoding
+    both = ec.render_ranks_split_calls(
+        [(n, tmp_path / "r", tmp_path / "t", tmp_path / n, None) for n in ec.ENCODINGS]
+    )
+    evals = [
+        f'#eval Bpe.Exec.runRanksTexts {ec.NEXT_CHUNK[n]} "{tmp_path}/r" "{tmp_path}/t" '
+        f'"{tmp_path}/{n}" ""'
+        for n in ec.ENCODINGS
+    ]
+    ends, _, rest = after_verbatim_sources(both, sources).partition("#eval")
+    assert set(ends.split()) <= {"end"}
+    assert ("#eval" + rest).split() == " ".join(evals).split()
 
 
 def test_tables_file_is_parsed():
@@ -105,30 +117,30 @@ def test_ranks_summary_line_is_parsed():
 
 @pytest.mark.lean
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ec.ENCODINGS)
-def test_lean_from_rank_file_and_raw_texts_to_ids(name, tally):
+def test_lean_from_rank_file_and_raw_texts_to_ids(tally):
     """The whole chain in Lean (`runRanksTexts`): parse the rank file, build and check the
-    tables, pre-tokenize the raw texts with the encoding's `preTokenizeX`, encode. On a slice
+    tables, pre-tokenize the raw texts with the encoding's `preTokenizeX`, encode; for each
+    encoding, both in one module (one compilation of the code, one `#eval` each). On a slice
     (CI); the full vocabularies with 10,000 texts each are the documented command
     (docs/crosscheck.md, route 3 from the rank file)."""
-    tables = ec.load_tables(name, N_RANKS)
     texts = ec.default_texts(N_TEXTS, N_TEXTS, N_TEXTS)
-    run = ec.run_lean_ranks(
-        name,
-        ec.rank_file_bytes(name, N_RANKS),
+    runs = ec.run_lean_ranks_split(
+        {name: ec.rank_file_bytes(name, N_RANKS) for name in ec.ENCODINGS},
         texts,
         REPO / ".cache" / "exec_ranks",
-        lean_split=True,
     )
-    assert run.n_ranks == N_RANKS and run.n_merges == len(tables.merges)
-    assert run.shuffle == tables.shuffle
-    assert run.merges == tables.merges
-    enc = ec.oracle(tables)
-    expected = [enc.encode_ordinary(t) for t in texts]
-    assert run.tokens == sum(map(len, expected))
-    assert not ec.mismatches(texts, run.ids, expected)
-    tally(f"exec ranks crosscheck {name}: texts from rank file to ids in Lean", len(texts))
-    tally(f"exec ranks crosscheck {name}: Lean seconds", int(run.lean_seconds))
+    assert list(runs) == list(ec.ENCODINGS)
+    for name, run in runs.items():
+        tables = ec.load_tables(name, N_RANKS)
+        assert run.n_ranks == N_RANKS and run.n_merges == len(tables.merges)
+        assert run.shuffle == tables.shuffle
+        assert run.merges == tables.merges
+        enc = ec.oracle(tables)
+        expected = [enc.encode_ordinary(t) for t in texts]
+        assert run.tokens == sum(map(len, expected)), name
+        assert not ec.mismatches(texts, run.ids, expected), name
+        tally(f"exec ranks crosscheck {name}: texts from rank file to ids in Lean", len(texts))
+    tally("exec ranks crosscheck (both encodings, one module): Lean seconds", int(run.lean_seconds))
 
 
 #: the Lean module whose kernel fact says that `renderLines` writes these lines

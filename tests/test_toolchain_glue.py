@@ -23,6 +23,8 @@ from verified_bpe.toolchain.install import (
     DLSYM_KEY_PATCHED,
     MOUNT_ORIG,
     MOUNT_PATCHED,
+    POOL_ORIG,
+    POOL_PATCHED,
     SLIM_MARK,
     WORKER_ORIG,
     WORKER_PATCHED,
@@ -50,6 +52,7 @@ GLUE = (
     + WORKER_ORIG
     + ";"
     + MOUNT_ORIG
+    + POOL_ORIG
     + "var __dlsym_catchup_js=(handle,symbolIndex)=>{var symDict=handle;"
     + DLSYM_KEY_ORIG
     + "return symName};"
@@ -66,6 +69,8 @@ def test_patch_applies_each_patch_once():
     assert DLSYM_KEY_PATCHED in out and DLSYM_KEY_ORIG not in out
     assert out.count(DLSYM_HELPERS) == 1
     assert out.index(DLSYM_HELPERS) < out.index("var __dlsym_catchup_js=")
+    # no worker is started before `main`: the glue starts one per thread Lean creates
+    assert POOL_PATCHED in out and POOL_ORIG not in out
 
 
 def test_patch_is_idempotent_and_upgrades_an_older_glue():

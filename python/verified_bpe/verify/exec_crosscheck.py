@@ -253,9 +253,15 @@ def render_split_module(name: str, in_path: Path, out_path: Path) -> str:
     proofs, ``ExecCode``, the driver), each without its header and otherwise verbatim, followed
     by the ``end`` of the sections it leaves open; then one ``#eval`` of
     ``Bpe.Exec.runTexts`` with the encoding's chunk-length function."""
-    return (
-        concat_sources(EXEC_SPLIT)
-        + f'\n#eval Bpe.Exec.runTexts {NEXT_CHUNK[name]} "{in_path}" "{out_path}"\n'
+    return render_split_calls([(name, in_path, out_path)])
+
+
+def render_split_calls(calls: Sequence[tuple[str, Path, Path]]) -> str:
+    """:func:`render_split_module` with one ``#eval`` of ``Bpe.Exec.runTexts`` per
+    ``(encoding, input, output)``: several encodings share one compilation of the code."""
+    return concat_sources(EXEC_SPLIT) + "".join(
+        f'\n#eval Bpe.Exec.runTexts {NEXT_CHUNK[name]} "{in_path}" "{out_path}"\n'
+        for name, in_path, out_path in calls
     )
 
 
@@ -292,12 +298,21 @@ def render_ranks_split_module(
     :func:`concat_sources` writes them, then one ``#eval`` of ``Bpe.Exec.runRanksTexts`` with
     the encoding's chunk-length function: Lean parses the rank file, builds and checks the
     tables, pre-tokenizes and encodes."""
-    tables = "" if tables_path is None else str(tables_path)
-    return (
-        concat_sources(EXEC_RANKS_TEXTS)
-        + f'\n#eval Bpe.Exec.runRanksTexts {NEXT_CHUNK[name]} "{ranks_path}" "{texts_path}" '
-        f'"{out_path}" "{tables}"\n'
-    )
+    return render_ranks_split_calls([(name, ranks_path, texts_path, out_path, tables_path)])
+
+
+def render_ranks_split_calls(calls: Sequence[tuple[str, Path, Path, Path, Path | None]]) -> str:
+    """:func:`render_ranks_split_module` with one ``#eval`` of ``Bpe.Exec.runRanksTexts`` per
+    ``(encoding, rank file, texts, ids, tables)``: several encodings share one compilation of
+    the code (as :func:`render_regex_module` does)."""
+    evals = []
+    for name, ranks_path, texts_path, out_path, tables_path in calls:
+        tables = "" if tables_path is None else str(tables_path)
+        evals.append(
+            f'\n#eval Bpe.Exec.runRanksTexts {NEXT_CHUNK[name]} "{ranks_path}" "{texts_path}" '
+            f'"{out_path}" "{tables}"\n'
+        )
+    return concat_sources(EXEC_RANKS_TEXTS) + "".join(evals)
 
 
 #: the rank-file reader (compiled by the build as module ``Bpe.Exec.Ranks``)
@@ -379,14 +394,20 @@ def _check_module(
     m = summary.search(result.output)
     if not result.ok or m is None or not out_path.exists():
         raise ExecCrossCheckError(f"Lean run failed:\n{result.output[-3000:]}")
+    ids = _read_ids(out_path, int(m.group("texts")), n_expected)
+    return result, [int(g) for g in m.groups()], ids
+
+
+def _read_ids(out_path: Path, n_texts: int, n_expected: int) -> list[list[int]]:
+    """The ids Lean wrote (a line per text), or :class:`ExecCrossCheckError` if Lean did not
+    encode ``n_expected`` texts (``n_texts``: the count of its summary line)."""
     lines = out_path.read_text(encoding="ascii").split("\n")[:-1]
     ids = [[int(x) for x in line.split()] for line in lines]
-    n_texts = int(m.group("texts"))
     if n_texts != n_expected or len(ids) != n_expected:
         raise ExecCrossCheckError(
             f"Lean encoded {n_texts} texts ({len(ids)} lines), not {n_expected}"
         )
-    return result, [int(g) for g in m.groups()], ids
+    return ids
 
 
 def run_lean(
@@ -401,21 +422,55 @@ def run_lean(
     the ids. With ``lean_split`` (the default) Lean pre-tokenizes the raw texts with the spec's
     Unicode pre-tokenizer of the encoding (``runTexts``); otherwise Python writes tiktoken's
     chunks (``runFiles``, what ``bpe-encode`` reads)."""
+    if lean_split:
+        return run_lean_split([tables], texts, work, runner, builder)[tables.name]
     runner, builder = _toolchain(runner, builder)
     work = work.resolve()
     work.mkdir(parents=True, exist_ok=True)
-    mod = MODULE_NAMES[tables.name] + ("" if lean_split else "Chunks")
+    mod = MODULE_NAMES[tables.name] + "Chunks"
     in_path, out_path = work / f"{mod}.in", work / f"{mod}.out"
     in_path.write_text(render_input(tables, texts, lean_split), encoding="ascii")
     out_path.unlink(missing_ok=True)
     source = work / f"ExecRun{mod}.lean"
-    text = (
-        render_split_module(tables.name, in_path, out_path)
-        if lean_split
-        else render_module(in_path, out_path)
-    )
-    source.write_text(text, encoding="utf-8")
+    source.write_text(render_module(in_path, out_path), encoding="utf-8")
     result, counts, ids = _check_module(runner, builder, source, SUMMARY, out_path, len(texts))
+    return _run(result, counts, ids)
+
+
+def run_lean_split(
+    tables: Sequence[Tables], texts: Sequence[str], work: Path, runner=None, builder=None
+) -> dict[str, Run]:
+    """The Lean-split route (``runTexts``) for each encoding of ``tables`` on the same raw
+    ``texts``, in one module (:func:`render_split_calls`: one compilation of the code, one
+    ``#eval`` per encoding); per encoding the ids Lean wrote and its measurements (the check's
+    seconds and peak RSS are the module's)."""
+    runner, builder = _toolchain(runner, builder)
+    work = work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    calls = []
+    for t in tables:
+        mod = MODULE_NAMES[t.name]
+        in_path, out_path = work / f"{mod}.in", work / f"{mod}.out"
+        in_path.write_text(render_input(t, texts, lean_split=True), encoding="ascii")
+        out_path.unlink(missing_ok=True)
+        calls.append((t.name, in_path, out_path))
+    source = work / f"ExecRun{''.join(MODULE_NAMES[t.name] for t in tables)}.lean"
+    source.write_text(render_split_calls(calls), encoding="utf-8")
+    result = runner.check(source, [builder.out_dir])
+    summaries = list(SUMMARY.finditer(result.output))
+    if not result.ok or len(summaries) != len(calls):
+        raise ExecCrossCheckError(f"Lean run failed:\n{result.output[-3000:]}")
+    runs = {}
+    for (name, _, out_path), m in zip(calls, summaries, strict=True):
+        if not out_path.exists():
+            raise ExecCrossCheckError(f"Lean wrote no ids for {name}:\n{result.output[-3000:]}")
+        ids = _read_ids(out_path, int(m.group("texts")), len(texts))
+        runs[name] = _run(result, [int(g) for g in m.groups()], ids)
+    return runs
+
+
+def _run(result, counts: list[int], ids: list[list[int]]) -> Run:
+    """A :class:`Run` from the check, the numbers of its summary line and the ids."""
     entries, _, tokens, load_ms, encode_ms = counts
     return Run(
         ids, entries, tokens, load_ms, encode_ms, result.seconds, result.peak_rss_kib, result.output
@@ -476,31 +531,80 @@ def run_lean_ranks(
     tables). With ``lean_split`` the texts are written raw and Lean pre-tokenizes them
     (``runRanksTexts``: the whole chain from the file to the ids in Lean); otherwise Python
     writes tiktoken's chunks (``runRanks``)."""
+    if lean_split:
+        return run_lean_ranks_split({name: rank_file}, texts, work, write_tables, runner, builder)[
+            name
+        ]
     runner, builder = _toolchain(runner, builder)
     work = work.resolve()
     work.mkdir(parents=True, exist_ok=True)
-    mod = MODULE_NAMES[name] + ("Raw" if lean_split else "")
+    mod = MODULE_NAMES[name]
     ranks_path, texts_path = work / f"{mod}.tiktoken", work / f"{mod}.texts"
     out_path, tables_path = work / f"{mod}.ranks.out", work / f"{mod}.tables"
     ranks_path.write_bytes(rank_file)
-    lines = render_raw_texts(texts) if lean_split else render_texts(name, texts)
-    texts_path.write_text("\n".join(lines) + "\n", encoding="ascii")
+    texts_path.write_text("\n".join(render_texts(name, texts)) + "\n", encoding="ascii")
     for p in (out_path, tables_path):
         p.unlink(missing_ok=True)
     source = work / f"ExecRanksRun{mod}.lean"
     tables_arg = tables_path if write_tables else None
-    text = (
-        render_ranks_split_module(name, ranks_path, texts_path, out_path, tables_arg)
-        if lean_split
-        else render_ranks_module(ranks_path, texts_path, out_path, tables_arg)
+    source.write_text(
+        render_ranks_module(ranks_path, texts_path, out_path, tables_arg), encoding="utf-8"
     )
-    source.write_text(text, encoding="utf-8")
     result, counts, ids = _check_module(
         runner, builder, source, RANKS_SUMMARY, out_path, len(texts)
     )
+    return _ranks_run(result, counts, ids, tables_arg)
+
+
+def run_lean_ranks_split(
+    rank_files: dict[str, bytes],
+    texts: Sequence[str],
+    work: Path,
+    write_tables: bool = True,
+    runner=None,
+    builder=None,
+) -> dict[str, RanksRun]:
+    """The route "rank file and raw texts → ids" (``runRanksTexts``) for each encoding of
+    ``rank_files`` (name ↦ its rank file) on the same raw ``texts``, in one module
+    (:func:`render_ranks_split_calls`: one compilation of the code, one ``#eval`` per encoding);
+    per encoding the ids (and the tables) Lean wrote."""
+    runner, builder = _toolchain(runner, builder)
+    work = work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    texts_path = work / "Raw.texts"
+    texts_path.write_text("\n".join(render_raw_texts(texts)) + "\n", encoding="ascii")
+    calls = []
+    for name, rank_file in rank_files.items():
+        mod = MODULE_NAMES[name] + "Raw"
+        ranks_path = work / f"{mod}.tiktoken"
+        ranks_path.write_bytes(rank_file)
+        out_path, tables_path = work / f"{mod}.ranks.out", work / f"{mod}.tables"
+        for p in (out_path, tables_path):
+            p.unlink(missing_ok=True)
+        calls.append(
+            (name, ranks_path, texts_path, out_path, tables_path if write_tables else None)
+        )
+    source = work / f"ExecRanksRun{''.join(MODULE_NAMES[n] for n in rank_files)}Raw.lean"
+    source.write_text(render_ranks_split_calls(calls), encoding="utf-8")
+    result = runner.check(source, [builder.out_dir])
+    summaries = list(RANKS_SUMMARY.finditer(result.output))
+    if not result.ok or len(summaries) != len(calls):
+        raise ExecCrossCheckError(f"Lean run failed:\n{result.output[-3000:]}")
+    runs = {}
+    for (name, _, _, out_path, tables_path), m in zip(calls, summaries, strict=True):
+        if not out_path.exists():
+            raise ExecCrossCheckError(f"Lean wrote no ids for {name}:\n{result.output[-3000:]}")
+        ids = _read_ids(out_path, int(m.group("texts")), len(texts))
+        runs[name] = _ranks_run(result, [int(g) for g in m.groups()], ids, tables_path)
+    return runs
+
+
+def _ranks_run(result, counts: list[int], ids: list[list[int]], tables_path: Path | None):
+    """A :class:`RanksRun` from the check, the numbers of its summary line, the ids and the
+    tables file (if Lean wrote one)."""
     n_ranks, n_merges, _, tokens, parse_ms, sort_ms, recover_ms, check_ms, encode_ms = counts
     shuffle = merges = None
-    if write_tables:
+    if tables_path is not None:
         shuffle, merges = parse_tables(tables_path.read_text(encoding="ascii"))
     return RanksRun(
         ids,
