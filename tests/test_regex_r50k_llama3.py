@@ -177,18 +177,6 @@ def test_unit_chunks_bridge(m: Machine) -> None:
     )
 
 
-def _tiktoken_splitter(tiktoken, pattern: str, texts: Sequence[str]):  # noqa: ANN001, ANN202
-    """tiktoken's pieces under ``pattern`` for each of ``texts``: with every substring of the
-    texts a token, each piece is looked up whole and comes back as one id."""
-    ranks = {bytes([b]): b for b in range(256)}
-    for text in texts:
-        for i in range(len(text)):
-            for j in range(i + 1, len(text) + 1):
-                ranks.setdefault(text[i:j].encode(), len(ranks))
-    enc = tiktoken.Encoding("probe", pat_str=pattern, mergeable_ranks=ranks, special_tokens={})
-    return lambda text: [enc.decode_single_token_bytes(t) for t in enc.encode_ordinary(text)]
-
-
 def _texts(m: Machine) -> list[str]:
     rng = random.Random(m.seeds[2])
     short = [s for s in (*MIXED_TEXTS, *UNICODE_SNIPPETS) if len(s) <= 80]
@@ -198,9 +186,9 @@ def _texts(m: Machine) -> list[str]:
 @machines
 def test_machine_is_tiktoken_split(m: Machine) -> None:
     """The machine's chunks are tiktoken's pieces (fancy-regex on the pattern string)."""
-    tiktoken = pytest.importorskip("tiktoken")
+    pytest.importorskip("tiktoken")
     texts = _texts(m)
-    split = _tiktoken_splitter(tiktoken, m.pattern, texts)
+    split = unicode_scan.tiktoken_pieces(m.pattern, texts)
     bad = [t for t in texts if m.pre_tokenize(t.encode()) != split(t)]
     assert not bad, bad[:5]
 
@@ -209,9 +197,9 @@ def test_machine_is_tiktoken_split(m: Machine) -> None:
 def test_tiktoken_split_can_fail(m: Machine) -> None:
     """The oracle tells the patterns apart: on a text where tiktoken's split is this
     machine's, another machine (cl100k_base's, or llama.cpp's for Meta's) differs."""
-    tiktoken = pytest.importorskip("tiktoken")
+    pytest.importorskip("tiktoken")
     text, other = m.can_fail
-    split = _tiktoken_splitter(tiktoken, m.pattern, [text])
+    split = unicode_scan.tiktoken_pieces(m.pattern, [text])
     assert m.pre_tokenize(text.encode()) == split(text)
     assert other(text.encode()) != split(text)
 
@@ -233,13 +221,13 @@ def _scan_code_points(m: Machine) -> list[int]:
 def test_probes_vs_tiktoken_split(m: Machine, tally) -> None:  # noqa: ANN001 - fixture
     """The exhaustive scan's four probe strings around each code point (class boundaries; all
     code points with the scan ``all``): the machine's chunks are tiktoken's."""
-    tiktoken = pytest.importorskip("tiktoken")
+    pytest.importorskip("tiktoken")
     cps = _scan_code_points(m)
     wrong: list[int] = []
     for k in range(0, len(cps), 256):
         block = cps[k : k + 256]
-        split = _tiktoken_splitter(
-            tiktoken, m.pattern, [p for c in block for p in unicode_scan.probes(chr(c))]
+        split = unicode_scan.tiktoken_pieces(
+            m.pattern, [p for c in block for p in unicode_scan.probes(chr(c))]
         )
         wrong += [
             c
@@ -310,7 +298,7 @@ def test_meta_pattern_takes_the_proven_machine(tmp_path: Path) -> None:
     """As Meta's ``tokenizer.py`` builds it, ``Encoding(pat_str=LLAMA3_META_PATTERN,
     mergeable_ranks=load_tiktoken_bpe(<a .tiktoken file>), …)`` (tiktoken's faces) pre-tokenizes
     on the native ``llama3_meta`` machine, not on a regex, and returns tiktoken's ids."""
-    tiktoken = pytest.importorskip("tiktoken")
+    pytest.importorskip("tiktoken")
     from verified_bpe.api.encoding import Encoding
     from verified_bpe.api.load import dump_tiktoken_bpe, load_tiktoken_bpe
 
