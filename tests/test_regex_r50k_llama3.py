@@ -298,7 +298,7 @@ def test_meta_pattern_takes_the_proven_machine(tmp_path: Path) -> None:
     """As Meta's ``tokenizer.py`` builds it, ``Encoding(pat_str=LLAMA3_META_PATTERN,
     mergeable_ranks=load_tiktoken_bpe(<a .tiktoken file>), …)`` (tiktoken's faces) pre-tokenizes
     on the native ``llama3_meta`` machine, not on a regex, and returns tiktoken's ids."""
-    pytest.importorskip("tiktoken")
+    tiktoken = pytest.importorskip("tiktoken")
     from verified_bpe.api.encoding import Encoding
     from verified_bpe.api.load import dump_tiktoken_bpe, load_tiktoken_bpe
 
