@@ -139,7 +139,7 @@ theorem blockInv_stepParts
       · rcases mem_adjacentPairs_append_singleton (x ++ y) hp with hp | hp
         · exact hge p (mem_adjacentPairs_append_right _ hp) s' hs'
         · exact hnew p hp0 (Or.inr hp) s' hs'
-      · rcases mem_adjacentPairs_cons_iff (x ++ y) hp with hp' | hp'
+      · rcases eq_or_mem_of_mem_adjacentPairs_cons (x ++ y) hp with hp' | hp'
         · exact hnew p hp0 (Or.inl hp') s' hs'
         · exact hge p (mem_adjacentPairs_append_left L (mem_adjacentPairs_cons x (mem_adjacentPairs_cons y hp')))
             s' hs'

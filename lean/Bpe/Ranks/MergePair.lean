@@ -31,7 +31,7 @@ theorem mem_adjacentPairs_cons {α : Type} {p : α × α} (a : α) :
   | _ :: _, h => List.mem_cons_of_mem _ h
 
 /-- A pair of a list starting with `a` starts with `a` or is a pair of the tail. -/
-theorem mem_adjacentPairs_cons_iff {α : Type} {p : α × α} (a : α) :
+theorem eq_or_mem_of_mem_adjacentPairs_cons {α : Type} {p : α × α} (a : α) :
     ∀ {l : List α}, p ∈ adjacentPairs (a :: l) → p.1 = a ∨ p ∈ adjacentPairs l
   | [], h => by simp at h
   | b :: l, h => by
