@@ -437,6 +437,18 @@ def run_lean(
     return _run(result, counts, ids)
 
 
+def _check_calls(runner, builder, source: Path, text: str, summary: re.Pattern[str], n_calls: int):  # noqa: ANN001, ANN202
+    """Write the module ``text`` to ``source``, check it with Lean against the built modules
+    and return the result with the ``summary`` lines it printed, one per call (raises
+    :class:`ExecCrossCheckError` unless the check passed and printed ``n_calls`` of them)."""
+    source.write_text(text, encoding="utf-8")
+    result = runner.check(source, [builder.out_dir])
+    summaries = list(summary.finditer(result.output))
+    if not result.ok or len(summaries) != n_calls:
+        raise ExecCrossCheckError(f"Lean run failed:\n{result.output[-3000:]}")
+    return result, summaries
+
+
 def run_lean_split(
     tables: Sequence[Tables], texts: Sequence[str], work: Path, runner=None, builder=None
 ) -> dict[str, Run]:
@@ -455,11 +467,9 @@ def run_lean_split(
         out_path.unlink(missing_ok=True)
         calls.append((t.name, in_path, out_path))
     source = work / f"ExecRun{''.join(MODULE_NAMES[t.name] for t in tables)}.lean"
-    source.write_text(render_split_calls(calls), encoding="utf-8")
-    result = runner.check(source, [builder.out_dir])
-    summaries = list(SUMMARY.finditer(result.output))
-    if not result.ok or len(summaries) != len(calls):
-        raise ExecCrossCheckError(f"Lean run failed:\n{result.output[-3000:]}")
+    result, summaries = _check_calls(
+        runner, builder, source, render_split_calls(calls), SUMMARY, len(calls)
+    )
     runs = {}
     for (name, _, out_path), m in zip(calls, summaries, strict=True):
         if not out_path.exists():
@@ -585,11 +595,9 @@ def run_lean_ranks_split(
             (name, ranks_path, texts_path, out_path, tables_path if write_tables else None)
         )
     source = work / f"ExecRanksRun{''.join(MODULE_NAMES[n] for n in rank_files)}Raw.lean"
-    source.write_text(render_ranks_split_calls(calls), encoding="utf-8")
-    result = runner.check(source, [builder.out_dir])
-    summaries = list(RANKS_SUMMARY.finditer(result.output))
-    if not result.ok or len(summaries) != len(calls):
-        raise ExecCrossCheckError(f"Lean run failed:\n{result.output[-3000:]}")
+    result, summaries = _check_calls(
+        runner, builder, source, render_ranks_split_calls(calls), RANKS_SUMMARY, len(calls)
+    )
     runs = {}
     for (name, _, _, out_path, tables_path), m in zip(calls, summaries, strict=True):
         if not out_path.exists():
@@ -736,11 +744,9 @@ def run_lean_regex(
     for _, _, out_path in calls:
         out_path.unlink(missing_ok=True)
     source = work / f"ExecRunRegex{''.join(MODULE_NAMES[n] for n in names)}.lean"
-    source.write_text(render_regex_module(calls), encoding="utf-8")
-    result = runner.check(source, [builder.out_dir])
-    summaries = list(REGEX_SUMMARY.finditer(result.output))
-    if not result.ok or len(summaries) != len(calls):
-        raise ExecCrossCheckError(f"Lean run failed:\n{result.output[-3000:]}")
+    result, summaries = _check_calls(
+        runner, builder, source, render_regex_module(calls), REGEX_SUMMARY, len(calls)
+    )
     runs = {}
     for (name, _, out_path), m in zip(calls, summaries, strict=True):
         n_texts, chunks, differ, run_ms = (int(g) for g in m.groups())

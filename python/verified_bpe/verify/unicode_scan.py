@@ -160,14 +160,16 @@ def scan_engine(name: str, engine: str) -> tuple[int, list[int]]:
 
 
 def _native_and_spec_chunks(
-    name: str,
+    name: str, spec_split: Callable[[bytes], list[bytes]] | None = None
 ) -> tuple[Callable[[str], list[bytes]], Callable[[str], list[bytes]]]:
-    """The native pre-tokenizer and the spec mirror's, on text."""
+    """The native pre-tokenizer ``name`` and the spec mirror's (``spec_split``, by default the
+    one the engine registers for ``name``), on text."""
     from ..engine import native
     from ..engine.tokenizer import SPEC_PRE_TOKENIZERS
 
-    native_split, spec_split = native.module().pre_tokenize, SPEC_PRE_TOKENIZERS[name]
-    return (lambda s: native_split(name, s.encode())), (lambda s: spec_split(s.encode()))
+    native_split = native.module().pre_tokenize
+    spec = spec_split or SPEC_PRE_TOKENIZERS[name]
+    return (lambda s: native_split(name, s.encode())), (lambda s: spec(s.encode()))
 
 
 def disagreeing(
@@ -211,24 +213,15 @@ def scan_chunks(name: str) -> tuple[int, list[int]]:
     probe of every code point, the native machine's chunks, the spec mirror's and tiktoken's
     pieces (:func:`tiktoken_pieces`) are the same. Returns (number of disagreeing code points,
     examples)."""
-    from ..engine import native
-
     pattern, spec_split = _chunk_scan_subjects()[name]
-    native_split = native.module().pre_tokenize
+    native_chunks, spec_chunks = _native_and_spec_chunks(name, spec_split)
     bad: list[int] = []
     for start in range(0, MAX_CODE_POINT + 1, 256):
-        cps = [cp for cp in range(start, min(start + 256, MAX_CODE_POINT + 1))]
-        cps = [cp for cp in cps if cp not in SURROGATES]
-        texts = [p for cp in cps for p in probes(chr(cp))]
-        split = tiktoken_pieces(pattern, texts)
-        bad += [
-            cp
-            for cp in cps
-            if any(
-                native_split(name, p.encode()) != split(p) or spec_split(p.encode()) != split(p)
-                for p in probes(chr(cp))
-            )
-        ]
+        stop = min(start + 256, MAX_CODE_POINT + 1)
+        cps = [cp for cp in range(start, stop) if cp not in SURROGATES]
+        split = tiktoken_pieces(pattern, [p for cp in cps for p in probes(chr(cp))])
+        bad += disagreeing(native_chunks, split, cps) + disagreeing(spec_chunks, split, cps)
+    bad = sorted(set(bad))
     return len(bad), bad[:5]
 
 
