@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import re
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -37,6 +38,7 @@ from ..engine.validate import check_regular_file
 from ..errors import (
     BpeError,
     InvalidArgumentError,
+    InvalidTypeError,
     MalformedTokenizerJsonError,
     UnencodableBytesError,
     UnknownTokenError,
@@ -60,6 +62,8 @@ Span = tuple[int, int]
 Segment = tuple[int, int, AddedToken | None]
 #: the native engine's ids of a text's ordinary segments, and the text's segments
 _Done = tuple[Sequence[list[int]], list[Segment]]
+#: one sequence's ids, tokens, offsets and words, before the post-processor
+_Body = tuple[list[int], list[str], list[Span], list[int | None]]
 
 #: SHA-256 of the merges recovered from a tiktoken rank table (``recover_merges``, one
 #: ``"left right"`` line per token of two or more bytes in rank order, spelled in the
@@ -91,8 +95,9 @@ _MODEL_DEFAULTS: dict[str, tuple[Any, ...]] = {
 class Encoding:
     """The result of :meth:`Tokenizer.encode` (``tokenizers.Encoding``'s attributes):
     ``ids``, ``tokens``, ``offsets`` (character spans of each sequence's text),
-    ``attention_mask``, ``type_ids``, ``special_tokens_mask``, ``sequence_ids`` (``None``
-    for the post-processor's tokens) and ``n_sequences``."""
+    ``attention_mask``, ``type_ids``, ``special_tokens_mask``, ``word_ids``,
+    ``sequence_ids`` (``None`` for the post-processor's tokens), ``n_sequences``,
+    ``overflowing``, and the word-level calls (``token_to_word``, ``char_to_token``...)."""
 
     __slots__ = (
         "ids",
@@ -102,8 +107,10 @@ class Encoding:
         "_special",
         "_plan",
         "_type_ids",
-        "_sequence_ids",
-        "n_sequences",
+        "_words",
+        "_ranges",
+        "_attention",
+        "_overflowing",
     )
 
     def __init__(
@@ -115,8 +122,8 @@ class Encoding:
         tokens: list[str] | None = None,
         offsets: list[Span] | None = None,
         type_ids: list[int] | None = None,
-        sequence_ids: list[int | None] | None = None,
-        n_sequences: int = 1,
+        words: list[int | None] | None = None,
+        ranges: dict[int, Span] | None = None,
     ) -> None:
         self.ids = ids
         self._tokenizer = tokenizer
@@ -125,16 +132,19 @@ class Encoding:
         self._tokens = tokens
         self._offsets = offsets
         self._type_ids = type_ids
-        self._sequence_ids = sequence_ids
-        #: the number of sequences (1, or 2 for a pair whose template names both)
-        self.n_sequences = n_sequences
+        self._words = words
+        #: ``tokenizers``' ``sequence_ranges``: sequence index -> its tokens' span (empty
+        #: without a post-processor for one sequence, and after truncation)
+        self._ranges: dict[int, Span] = {} if ranges is None else ranges
+        self._attention: list[int] | None = None  # None: all ones
+        self._overflowing: list[Encoding] = []
 
     @property
     def tokens(self) -> list[str]:
         """The token strings (byte-level spelling)."""
         if self._tokens is None:
             names = self._tokenizer._id_to_token
-            self._tokens = [names[i] for i in self.ids]
+            self._tokens = [names[i] for i in self.ids]  # type: ignore[misc]
         return self._tokens
 
     @property
@@ -147,9 +157,30 @@ class Encoding:
         return self._offsets
 
     @property
+    def word_ids(self) -> list[int | None]:
+        """``tokenizers``' ``Encoding.word_ids``: each token's word in its sequence (the
+        pieces the added tokens and the pre-tokenizer cut, counted from 0 in each
+        sequence; pre-tokenized input: the index of the given word), ``None`` for the
+        post-processor's tokens and padding."""
+        if self._words is None:
+            assert self._plan is not None
+            self._words = self._tokenizer._plan_words(self._plan, self.ids)
+        return self._words
+
+    @property
+    def words(self) -> list[int | None]:
+        """:attr:`word_ids` (deprecated in ``tokenizers``, which warns as this does)."""
+        warnings.warn(
+            "Encoding.words is deprecated, please use Encoding.word_ids instead.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.word_ids
+
+    @property
     def attention_mask(self) -> list[int]:
-        """All ones (no padding)."""
-        return [1] * len(self.ids)
+        """1 for each token, 0 for padding."""
+        return [1] * len(self.ids) if self._attention is None else self._attention
 
     @property
     def type_ids(self) -> list[int]:
@@ -159,27 +190,115 @@ class Encoding:
 
     @property
     def special_tokens_mask(self) -> list[int]:
-        """1 for the tokens the post-processor added."""
+        """1 for the tokens the post-processor added (and padding)."""
         return self._special
+
+    @property
+    def n_sequences(self) -> int:
+        """The number of sequences (``tokenizers``: of its sequence ranges, at least 1)."""
+        return len(self._ranges) or 1
+
+    def _sequence_range(self, sequence_index: int) -> Span:
+        """The tokens of a sequence (all tokens when it has no range): ``tokenizers``'
+        ``Encoding::sequence_range``."""
+        return self._ranges.get(sequence_index, (0, len(self.ids)))
 
     @property
     def sequence_ids(self) -> list[int | None]:
         """The sequence each token came from (0, or 1 for a pair's second), ``None`` for the
-        post-processor's tokens."""
-        if self._sequence_ids is None:
-            return [None if s else 0 for s in self._special]
-        return self._sequence_ids
+        post-processor's tokens and padding."""
+        out: list[int | None] = [None] * len(self.ids)
+        for sequence in range(self.n_sequences):
+            start, end = self._sequence_range(sequence)
+            out[start:end] = [sequence] * (end - start)
+        return out
 
     @property
     def overflowing(self) -> list[Encoding]:
-        """Always empty (no truncation)."""
-        return []
+        """The parts truncation cut off (``tokenizers``' ``Encoding.overflowing``)."""
+        return list(self._overflowing)
+
+    # ------------------------------------------------------------------ word-level calls
+    def token_to_sequence(self, token_index: int) -> int | None:
+        """``tokenizers``' ``Encoding.token_to_sequence``: the sequence of a token (0 for
+        every index up to the length itself when there are no sequence ranges, as there)."""
+        token = _index(token_index, "token_index")
+        if token > len(self.ids):
+            return None
+        if not self._ranges:
+            return 0
+        return next((k for k, (s, e) in self._ranges.items() if s <= token < e), None)
+
+    def token_to_chars(self, token_index: int) -> Span | None:
+        """``tokenizers``' ``Encoding.token_to_chars``: the token's offsets (``None`` out of
+        range or outside every sequence)."""
+        if self.token_to_sequence(token_index) is None or token_index >= len(self.ids):
+            return None
+        return self.offsets[token_index]
+
+    def token_to_word(self, token_index: int) -> int | None:
+        """``tokenizers``' ``Encoding.token_to_word``: the token's word in its sequence."""
+        if self.token_to_sequence(token_index) is None or token_index >= len(self.ids):
+            return None
+        return self.word_ids[token_index]
+
+    def word_to_tokens(self, word_index: int, sequence_index: int = 0) -> Span | None:
+        """``tokenizers``' ``Encoding.word_to_tokens``: ``(first token, last token + 1)`` of
+        a word of a sequence (scanning the sequence's tokens while their word is at most
+        ``word_index``, as there)."""
+        word = _index(word_index, "word_index", 2**32)
+        start, end = self._sequence_range(_index(sequence_index, "sequence_index"))
+        first = last = None
+        for i, w in enumerate(self.word_ids[start:end]):
+            if w is not None and w > word:
+                break
+            if w == word:
+                first = i if first is None else first
+                last = i + 1
+        return None if first is None or last is None else (start + first, start + last)
+
+    def word_to_chars(self, word_index: int, sequence_index: int = 0) -> Span | None:
+        """``tokenizers``' ``Encoding.word_to_chars``: from the start of the word's first
+        token to the end of its last."""
+        found = self.word_to_tokens(word_index, sequence_index)
+        if found is None:
+            return None
+        offsets = self.offsets
+        return (offsets[found[0]][0], offsets[found[1] - 1][1])
+
+    def char_to_token(self, char_pos: int, sequence_index: int = 0) -> int | None:
+        """``tokenizers``' ``Encoding.char_to_token``: the first token of the sequence whose
+        offsets hold the character."""
+        pos = _index(char_pos, "char_pos")
+        start, end = self._sequence_range(_index(sequence_index, "sequence_index"))
+        for i, (s, e) in enumerate(self.offsets[start:end]):
+            if s <= pos < e:
+                return start + i
+        return None
+
+    def char_to_word(self, char_pos: int, sequence_index: int = 0) -> int | None:
+        """``tokenizers``' ``Encoding.char_to_word``: the word of :meth:`char_to_token`."""
+        token = self.char_to_token(char_pos, sequence_index)
+        return None if token is None else self.token_to_word(token)
 
     def __len__(self) -> int:
         return len(self.ids)
 
     def __repr__(self) -> str:
-        return f"Encoding(num_tokens={len(self.ids)}, attributes=[ids, tokens, offsets])"
+        return (
+            f"Encoding(num_tokens={len(self.ids)}, attributes=[ids, type_ids, tokens, "
+            "offsets, attention_mask, special_tokens_mask, overflowing])"
+        )
+
+
+def _index(value: Any, argument: str, limit: int = 2**64) -> int:
+    """An index argument: an ``int`` (``bool`` included, as ``tokenizers`` takes it) in
+    ``0 <= value < limit`` (``tokenizers``: ``usize``, ``u32`` for a word)."""
+    if not isinstance(value, int):
+        raise InvalidTypeError(argument, f"must be an int, not {type(value).__name__}")
+    if not 0 <= value < limit:
+        raise InvalidArgumentError(argument, f"must be in 0..{limit}, not {value}")
+    return int(value)
 
 
 @dataclass(frozen=True)
@@ -408,6 +527,8 @@ class Tokenizer:
         if not self._pre.byte_level:
             raise UnsupportedTokenizerJsonError("pre_tokenizer without ByteLevel")
         self._post = read_post_processor(spec.get("post_processor"))
+        #: a post-processor gives even one sequence its sequence range (``tokenizers``)
+        self._has_post = spec.get("post_processor") is not None
         self._decoder = read_decoder(spec.get("decoder"))
         added = read_added_tokens(spec.get("added_tokens"))
         self._added = added
@@ -515,27 +636,35 @@ class Tokenizer:
         """The text cut by the added tokens matched on the raw text."""
         return self._raw_matcher.split(text)
 
-    def _encode_piece_list(self, piece: Piece) -> tuple[list[int], list[str], list[Span]]:
+    def _encode_piece_list(self, piece: Piece, word: int) -> tuple[_Body, int]:
         """Normalize, cut at normalized added tokens, pre-tokenize and encode one segment
-        with its offsets (the Python path)."""
+        with its offsets and words (the Python path): the pieces are words ``word``,
+        ``word + 1``..., as ``tokenizers`` numbers its splits; and the next word."""
         if self._normalizer is not None:
             piece = self._normalizer(piece)
         ids: list[int] = []
         tokens: list[str] = []
         offsets: list[Span] = []
+        words: list[int | None] = []
         names = self._id_to_token
         for s, e, added in self._norm_matcher.split(piece.text):
             if added is not None:
                 ids.append(added.id)
                 tokens.append(piece.text[s:e])  # tokenizers: the matched text
                 offsets.append(piece.span(s, e))
+                words.append(word)
+                word += 1
                 continue
             for part in self._pre.run([piece.sub(s, e)]):
+                if not part.text:  # tokenizers drops empty splits
+                    continue
                 part_ids = self._bpe(part.text)
                 ids.extend(part_ids)
                 tokens.extend(names[i] for i in part_ids)  # type: ignore[misc]
                 offsets.extend(_token_spans(part, [len(names[i]) for i in part_ids]))  # type: ignore[arg-type]
-        return ids, tokens, offsets
+                words.extend([word] * len(part_ids))
+                word += 1
+        return (ids, tokens, offsets, words), word
 
     def _native_ok(self) -> bool:
         """Whether the native engine encodes whole segments (offsets from the tokens' bytes:
@@ -594,27 +723,28 @@ class Tokenizer:
         is_pretokenized: bool,
         done: Iterator[_Done] | None,
         use_native: bool,
-    ) -> tuple[list[int], list[str], list[Span]]:
+    ) -> _Body:
         """One sequence without the post-processor's tokens (offsets trimmed as its
-        ``ByteLevel`` trims them: after the words are joined)."""
+        ``ByteLevel`` trims them: after the words are joined); pre-tokenized, word ``i``'s
+        tokens are word ``i``."""
         if not is_pretokenized:
             enc = self._encode(_text(value, argument), False, _next(done), use_native)
-            return enc.ids, enc.tokens, enc.offsets
+            return enc.ids, enc.tokens, enc.offsets, enc.word_ids
         ids: list[int] = []
         tokens: list[str] = []
         offsets: list[Span] = []
-        for word in _words(value, argument):
+        words: list[int | None] = []
+        for i, word in enumerate(_words(value, argument)):
             enc = self._encode(word, False, _next(done), use_native, trim=False)
             ids += enc.ids
             tokens += enc.tokens
             offsets += enc.offsets
+            words += [i] * len(enc.ids)
         if self._post.trim_offsets:
             offsets = trim_offsets(tokens, offsets, self._post.add_prefix_space)
-        return ids, tokens, offsets
+        return ids, tokens, offsets, words
 
-    def _assemble(
-        self, bodies: list[tuple[list[int], list[str], list[Span]]], add_special_tokens: bool
-    ) -> Encoding:
+    def _assemble(self, bodies: list[_Body], add_special_tokens: bool) -> Encoding:
         """The post-processor's template (single or pair) filled with the sequences."""
         post = self._post
         template = post.single if len(bodies) == 1 else post.pair
@@ -625,7 +755,8 @@ class Tokenizer:
         offsets: list[Span] = []
         type_ids: list[int] = []
         special: list[int] = []
-        sequence_ids: list[int | None] = []
+        words: list[int | None] = []
+        ranges: dict[int, Span] = {}
         for piece in template:
             if piece.sequence is None:
                 if add_special_tokens:
@@ -635,23 +766,22 @@ class Tokenizer:
                     offsets += [(0, 0)] * n
                     special += [1] * n
                     type_ids += [piece.type_id] * n
-                    sequence_ids += [None] * n
+                    words += [None] * n
                 continue
             if piece.sequence >= len(bodies):  # the single template names only $A
                 continue
-            body_ids, body_tokens, body_offsets = bodies[piece.sequence]
+            body_ids, body_tokens, body_offsets, body_words = bodies[piece.sequence]
             n = len(body_ids)
+            ranges[piece.sequence] = (len(ids), len(ids) + n)
             ids += body_ids
             tokens += body_tokens
             offsets += body_offsets
             special += [0] * n
             type_ids += [piece.type_id] * n
-            sequence_ids += [piece.sequence] * n
-        named = {p.sequence for p in template if p.sequence is not None}
-        n_sequences = len(named & set(range(len(bodies)))) or 1
-        return Encoding(
-            self, ids, special, None, tokens, offsets, type_ids, sequence_ids, n_sequences
-        )
+            words += body_words
+        if len(bodies) == 1 and not self._has_post:
+            ranges = {}  # tokenizers: one sequence without a post-processor has no range
+        return Encoding(self, ids, special, None, tokens, offsets, type_ids, words, ranges)
 
     def _single_type_ids(self, n_body: int, add_special_tokens: bool) -> list[int] | None:
         """The single template's type ids (``None``: all 0)."""
@@ -710,22 +840,28 @@ class Tokenizer:
                 special,
                 plan=[("pre", n_pre, int(trim)), *plan],
                 type_ids=self._single_type_ids(n_body, add_special_tokens),
+                ranges=self._single_ranges(n_pre, n_body),
             )
         tokens: list[str] = []
         offsets: list[Span] = []
+        words: list[int | None] = [None] * n_pre
         if add_special_tokens:
             tokens.extend(t for _, t in post.prefix)
             offsets.extend((0, 0) for _ in post.prefix)
+        word = 0
         for s, e, added in segments:
             if added is not None:
                 ids.append(added.id)
                 tokens.append(sequence[s:e])
                 offsets.append((s, e))
+                words.append(word)
+                word += 1
                 continue
-            a, b, c = self._encode_piece_list(Piece(sequence[s:e], s))
+            (a, b, c, d), word = self._encode_piece_list(Piece(sequence[s:e], s), word)
             ids.extend(a)
             tokens.extend(b)
             offsets.extend(c)
+            words.extend(d)
         n_body = len(ids) - n_pre
         if post.trim_offsets and trim:
             offsets[n_pre:] = trim_offsets(tokens[n_pre:], offsets[n_pre:], post.add_prefix_space)
@@ -733,9 +869,35 @@ class Tokenizer:
             ids.extend(i for i, _ in post.suffix)
             tokens.extend(t for _, t in post.suffix)
             offsets.extend((0, 0) for _ in post.suffix)
+        words += [None] * n_suf
         special = [1] * n_pre + [0] * n_body + [1] * n_suf
         type_ids = self._single_type_ids(n_body, add_special_tokens)
-        return Encoding(self, ids, special, None, tokens, offsets, type_ids)
+        ranges = self._single_ranges(n_pre, n_body)
+        return Encoding(self, ids, special, None, tokens, offsets, type_ids, words, ranges)
+
+    def _single_ranges(self, n_pre: int, n_body: int) -> dict[int, Span]:
+        """One sequence's range: its tokens, when there is a post-processor (``tokenizers``
+        gives it none without)."""
+        return {0: (n_pre, n_pre + n_body)} if self._has_post else {}
+
+    def _plan_words(self, plan: list[tuple[str, int, int]], ids: list[int]) -> list[int | None]:
+        """Words of a natively encoded text: each added token is a word, and each piece of
+        the pre-tokenizer (run in Python on the segment) is one, whose tokens are those
+        its bytes hold (the tokens' bytes walk the pieces')."""
+        (_, n_pre, _), *rest = plan
+        words: list[int | None] = [None] * n_pre
+        lengths = self._byte_lengths
+        k, word = n_pre, 0
+        for text, start, count in rest:
+            if not text:  # an added token
+                words.append(word)
+                word, k = word + 1, k + 1
+                continue
+            pieces = [len(p.text.encode("utf-8")) for p in self._pre.run([Piece(text, start)])]
+            pieces = [n for n in pieces if n]
+            words += _token_words(pieces, [lengths[i] for i in ids[k : k + count]], word)
+            word, k = word + len(pieces), k + count
+        return words + [None] * (len(ids) - k)
 
     def _encode_native(self, text: str) -> list[int]:
         merger = self._merger
@@ -1017,6 +1179,23 @@ def _token_spans(piece: Piece, byte_lengths: Sequence[int]) -> list[Span]:
         else:
             out.append(piece.span(char_of[pos], char_of[end - 1] + 1))
         pos = end
+    return out
+
+
+def _token_words(pieces: Sequence[int], tokens: Sequence[int], first: int) -> list[int | None]:
+    """The word of each token, given the pieces' and the tokens' byte lengths (the tokens
+    of a piece are consecutive and fill it), the pieces being words ``first``,
+    ``first + 1``..."""
+    out: list[int | None] = []
+    word, left = first, pieces[0] if pieces else 0
+    index = 0
+    for n in tokens:
+        while left <= 0 and index + 1 < len(pieces):
+            index += 1
+            word += 1
+            left = pieces[index]
+        out.append(word)
+        left -= n
     return out
 
 
