@@ -21,6 +21,7 @@ from conftest import UNICODE_SNIPPETS
 from verified_bpe import hf
 from verified_bpe.engine import native
 from verified_bpe.errors import (
+    BpeError,
     InvalidArgumentError,
     InvalidTypeError,
     MalformedTokenizerJsonError,
@@ -667,6 +668,136 @@ def test_components_equal_tokenizers(case: str) -> None:
         check_pairs(ours, theirs, texts)
 
 
+#: (truncation, padding) settings: each strategy and direction, strides, a window of 0
+#: tokens for the sequence; batch-longest, fixed-length left padding, a multiple
+PAD_TRUNC = [
+    (None, {}),
+    ({"max_length": 3}, None),
+    ({"max_length": 5, "stride": 2}, {"pad_to_multiple_of": 4}),
+    ({"max_length": 4, "stride": 1, "direction": "left"},
+     {"length": 12, "direction": "left", "pad_id": 3, "pad_token": "<p>", "pad_type_id": 2}),
+    ({"max_length": 6, "strategy": "only_first"}, {}),
+    ({"max_length": 6, "strategy": "only_second", "stride": 1}, None),
+    ({"max_length": 2}, {"length": 3}),
+    ({"max_length": 7, "direction": "left"}, {"pad_to_multiple_of": 5, "direction": "left"}),
+]  # fmt: skip
+
+
+def with_overflowing(encoding: Any, top: bool = True) -> dict[object, object]:
+    """Every field (and the word-level calls on a short top-level encoding), and the
+    overflowing encodings', recursively."""
+    out = word_calls(encoding) if top and len(encoding.ids) < 16 else fields(encoding)
+    out["overflowing"] = [with_overflowing(e, False) for e in encoding.overflowing]
+    return out
+
+
+def outcome(call: Any, *args: Any, **kwargs: Any) -> object:
+    """``with_overflowing`` of the result, or ``"error"`` (``tokenizers`` panics on a
+    stride that does not fit: ``BaseException``)."""
+    try:
+        result = call(*args, **kwargs)
+    except UnsupportedTokenizerJsonError:
+        return "unsupported"
+    except BaseException as exc:  # noqa: BLE001 - tokenizers panics: PanicException
+        theirs = type(call.__self__).__module__.startswith("tokenizers")
+        if theirs or isinstance(exc, BpeError):
+            return "error"
+        raise
+    if isinstance(result, list):
+        return [with_overflowing(e) for e in result]
+    return with_overflowing(result)
+
+
+def check_padding_truncation(ours: hf.Tokenizer, theirs: Any, texts: list[str]) -> None:
+    """Under each of ``PAD_TRUNC``, singles, pairs, pre-tokenized singles and pairs, with
+    and without special tokens, and a batch: every field, overflowing included, or an
+    error on both sides."""
+    pairs = list(zip(texts, texts[1:] + texts[:1], strict=True))
+    for truncation, padding in PAD_TRUNC:
+        for tok in (ours, theirs):
+            tok.no_truncation()
+            tok.no_padding()
+            if truncation is not None:
+                tok.enable_truncation(**truncation)
+            if padding is not None:
+                tok.enable_padding(**padding)
+        assert ours.truncation == theirs.truncation
+        assert ours.padding == theirs.padding
+        for a, b in pairs:
+            for args, pre in (((a,), False), ((a, b), False), ((words(a), words(b)), True)):
+                for special in (True, False):
+                    kwargs = {"is_pretokenized": pre, "add_special_tokens": special}
+                    got = outcome(ours.encode, *args, **kwargs)
+                    if got == "unsupported":  # refused: fewer tokens than the template adds
+                        post = theirs.post_processor
+                        added = post.num_special_tokens_to_add(len(args) == 2) if post else 0
+                        assert special and truncation and truncation["max_length"] < added
+                        continue
+                    assert got == outcome(theirs.encode, *args, **kwargs), (truncation, args)
+        batch = [(a, b) if i % 2 else a for i, (a, b) in enumerate(pairs)]
+        got = outcome(ours.encode_batch, batch)
+        if got != "unsupported":
+            assert got == outcome(theirs.encode_batch, batch), (truncation, padding)
+    for tok in (ours, theirs):
+        tok.no_truncation()
+        tok.no_padding()
+
+
+PAD_TEXTS = ["Hello world, 123 there", "a b", "", "<|endoftext|>hi <|begin_of_text|> x y z w",
+             "<s>x y</s> ﬁne é e\u0301"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["llama3", "gpt4o"])
+def test_real_files_padding_truncation_equal_tokenizers(name: str) -> None:
+    path = hf_testdata.npm_tokenizer(name)  # fresh: the settings change the tokenizer
+    ours, theirs = hf.Tokenizer.from_file(path), tokenizers.Tokenizer.from_file(str(path))
+    check_padding_truncation(ours, theirs, PAD_TEXTS)
+
+
+@pytest.mark.parametrize("case", ["template pair", "llama3 template", "bytelevel post trim",
+                                  "added tokens", "prefix space"])  # fmt: skip
+def test_components_padding_truncation_equal_tokenizers(case: str) -> None:
+    text_json = small_json(**COMPONENTS[case])
+    ours, theirs = hf.Tokenizer.from_str(text_json), tokenizers.Tokenizer.from_str(text_json)
+    check_padding_truncation(ours, theirs, PAD_TEXTS)
+
+
+def test_padding_truncation_read_from_the_file() -> None:
+    """A ``tokenizer.json`` with ``padding`` and ``truncation`` (as ``tokenizers`` writes
+    them) gives the same parameters and encodings; ``enable_*`` arguments out of range are
+    ``InvalidArgumentError`` naming them (``tokenizers``: ``ValueError``/``OverflowError``)."""
+    settings = [
+        ({"direction": "Left", "max_length": 6, "strategy": "OnlyFirst", "stride": 2},
+         {"strategy": {"Fixed": 9}, "direction": "Left", "pad_to_multiple_of": None,
+          "pad_id": 1, "pad_type_id": 0, "pad_token": "<pad>"}),
+        ({"max_length": 4, "strategy": "LongestFirst", "stride": 0},
+         {"strategy": "BatchLongest", "direction": "Right", "pad_to_multiple_of": 3,
+          "pad_id": 0, "pad_type_id": 1, "pad_token": "[PAD]"}),
+    ]  # fmt: skip
+    for truncation, padding in settings:
+        text_json = small_json(
+            **COMPONENTS["template pair"], truncation=truncation, padding=padding
+        )
+        ours, theirs = hf.Tokenizer.from_str(text_json), tokenizers.Tokenizer.from_str(text_json)
+        assert (ours.truncation, ours.padding) == (theirs.truncation, theirs.padding)
+        batch = [("the then 123", "in inn"), "x", "the the the the the the the"]
+        assert outcome(ours.encode_batch, batch) == outcome(theirs.encode_batch, batch)
+    for call, kwargs, argument in (
+        (ours.enable_truncation, {"max_length": 5, "strategy": "bad"}, "strategy"),
+        (ours.enable_truncation, {"max_length": -1}, "max_length"),
+        (ours.enable_truncation, {"max_length": 5, "stride": 5}, "stride"),
+        (ours.enable_padding, {"direction": "up"}, "direction"),
+        (ours.enable_padding, {"length": -2}, "length"),
+    ):
+        with pytest.raises(InvalidArgumentError) as caught:
+            call(**kwargs)
+        assert caught.value.argument == argument
+    spec = json.loads(small_json())
+    spec["truncation"] = {"max_length": "x"}
+    with pytest.raises(MalformedTokenizerJsonError, match="truncation.max_length"):
+        hf.Tokenizer.from_str(json.dumps(spec))
+
+
 #: characters that compose, decompose, reorder or expand under the Unicode forms
 FORM_POOL = [*"aeoucsAEKx ", *"\u0301\u0302\u0300\u0308\u0327\u0323\u0316\u0344\u0307\u0345",
              *"\u0313\u05b0\u0f71\u0f72\u0f73\u0f75\xe9\xc5\u212b\u2126\u1e69\u1e9b\u1e09",
@@ -812,7 +943,6 @@ UNSUPPORTED = {
     },  # fmt: skip
     "post_processor.type=RobertaProcessing": {"post_processor": {"type": "RobertaProcessing"}},
     "decoder.type=WordPiece": {"decoder": {"type": "WordPiece"}},
-    "truncation": {"truncation": {"max_length": 5}},
 }
 
 

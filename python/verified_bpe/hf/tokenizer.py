@@ -490,9 +490,8 @@ class Tokenizer:
     def _load(self, spec: Mapping[str, Any]) -> None:
         if not isinstance(spec, dict):
             raise MalformedTokenizerJsonError("the top level must be an object")
-        for key in ("truncation", "padding"):
-            if spec.get(key) is not None:
-                raise UnsupportedTokenizerJsonError(f"{key}")
+        self._truncation = read_truncation(spec.get("truncation"))
+        self._padding = read_padding(spec.get("padding"))
         model = spec.get("model")
         if not isinstance(model, dict):
             raise MalformedTokenizerJsonError("model must be an object")
@@ -708,13 +707,80 @@ class Tokenizer:
     ) -> Encoding:
         """:meth:`encode`; ``done``: the native engine's results for the texts encoded
         alone, in order (the sequence's words, then the pair's), from :meth:`encode_batch`."""
-        if pair is None and not is_pretokenized:
+        plain = self._truncation is None and self._padding is None
+        if pair is None and not is_pretokenized and plain:
             text = _text(sequence, "sequence")
             return self._encode(text, add_special_tokens, _next(done), use_native)
-        bodies = [self._body(sequence, "sequence", is_pretokenized, done, use_native)]
+        bodies = [self._body(sequence, "sequence", is_pretokenized, done, use_native, plain)]
         if pair is not None:
-            bodies.append(self._body(pair, "pair", is_pretokenized, done, use_native))
-        return self._assemble(bodies, add_special_tokens)
+            bodies.append(self._body(pair, "pair", is_pretokenized, done, use_native, plain))
+        if plain:
+            return self._assemble(bodies, add_special_tokens)
+        return self._post_process(bodies, add_special_tokens)
+
+    def _post_process(self, bodies: list[_Body], add_special_tokens: bool) -> Encoding:
+        """``tokenizers``' ``post_process`` with truncation or padding: the sequences
+        truncated (``max_length`` less the special tokens the template adds), each given its
+        range and type id, their offsets trimmed (``ByteLevel``), the template applied and
+        the parts merged (overflowing combined as ``Encoding::merge_with`` does), then
+        padded to ``length`` (or to itself), rounded up to ``pad_to_multiple_of``."""
+        encs = [_raw(self, b, [i] * len(b[0]), [0] * len(b[0])) for i, b in enumerate(bodies)]
+        post = self._post
+        template = post.single if len(bodies) == 1 else post.pair
+        if template is None:
+            raise UnsupportedTokenizerJsonError(post.pair_problem, self.path)
+        trunc = self._truncation
+        if trunc is not None:
+            added = sum(len(p.ids) for p in template if p.sequence is None)
+            added = added if add_special_tokens and self._has_post else 0
+            if trunc["max_length"] < added:  # tokenizers does something else: not implemented
+                raise UnsupportedTokenizerJsonError(
+                    f"truncation.max_length={trunc['max_length']} below the {added} special "
+                    "tokens added",
+                    self.path,
+                )
+            second = encs[1] if len(encs) > 1 else None
+            first, second = _truncate_pair(encs[0], second, trunc, trunc["max_length"] - added)
+            encs = [first] if second is None else [first, second]
+        if not self._has_post:
+            result = encs[0]
+            if len(encs) > 1:
+                result = _raw(self, ([], [], [], []), [], [])
+                for i, enc in enumerate(encs):
+                    enc._ranges[i] = (0, len(enc.ids))
+                    _merge_with(result, enc)
+        else:
+            for i, enc in enumerate(encs):
+                for part in (enc, *enc._overflowing):
+                    part._ranges = {i: (0, len(part.ids))}
+                    if post.trim_offsets:
+                        part._offsets = trim_offsets(
+                            part.tokens, part.offsets, post.add_prefix_space
+                        )
+            result = _raw(self, ([], [], [], []), [], [])
+            for piece in template:
+                if piece.sequence is None:
+                    if add_special_tokens:
+                        n = len(piece.ids)
+                        body: _Body = (
+                            list(piece.ids),
+                            list(piece.tokens),
+                            [(0, 0)] * n,
+                            [None] * n,
+                        )
+                        _merge_with(result, _raw(self, body, [piece.type_id] * n, [1] * n))
+                    continue
+                if piece.sequence >= len(encs):  # the single template names only $A
+                    continue
+                enc = encs[piece.sequence]
+                enc._type_ids = [piece.type_id] * len(enc.ids)
+                enc._ranges[piece.sequence] = (0, len(enc.ids))
+                _merge_with(result, _copy(enc))
+        pad = self._padding
+        if pad is not None:
+            length = len(result.ids) if pad["length"] is None else pad["length"]
+            _pad(result, _pad_length(length, pad), pad)
+        return result
 
     def _body(
         self,
@@ -723,12 +789,13 @@ class Tokenizer:
         is_pretokenized: bool,
         done: Iterator[_Done] | None,
         use_native: bool,
+        trim: bool = True,
     ) -> _Body:
         """One sequence without the post-processor's tokens (offsets trimmed as its
         ``ByteLevel`` trims them: after the words are joined); pre-tokenized, word ``i``'s
         tokens are word ``i``."""
         if not is_pretokenized:
-            enc = self._encode(_text(value, argument), False, _next(done), use_native)
+            enc = self._encode(_text(value, argument), False, _next(done), use_native, trim)
             return enc.ids, enc.tokens, enc.offsets, enc.word_ids
         ids: list[int] = []
         tokens: list[str] = []
@@ -740,7 +807,7 @@ class Tokenizer:
             tokens += enc.tokens
             offsets += enc.offsets
             words += [i] * len(enc.ids)
-        if self._post.trim_offsets:
+        if self._post.trim_offsets and trim:
             offsets = trim_offsets(tokens, offsets, self._post.add_prefix_space)
         return ids, tokens, offsets, words
 
@@ -955,11 +1022,86 @@ class Tokenizer:
             done = self._native_batch(texts)
             if done is not None:
                 it = iter(done)
-                return [
-                    self._encode_input(a, b, is_pretokenized, add_special_tokens, it)
-                    for a, b in items
-                ]
-        return [self.encode(a, b, is_pretokenized, add_special_tokens) for a, b in items]
+                return self._pad_batch(
+                    [
+                        self._encode_input(a, b, is_pretokenized, add_special_tokens, it)
+                        for a, b in items
+                    ]
+                )
+        return self._pad_batch(
+            [self.encode(a, b, is_pretokenized, add_special_tokens) for a, b in items]
+        )
+
+    def _pad_batch(self, encodings: list[Encoding]) -> list[Encoding]:
+        """``tokenizers``' ``pad_encodings``: every encoding padded to ``length`` or to the
+        longest of the batch, rounded up to ``pad_to_multiple_of``."""
+        pad = self._padding
+        if pad is not None and encodings:
+            length = pad["length"]
+            if length is None:
+                length = max(len(e.ids) for e in encodings)
+            for enc in encodings:
+                _pad(enc, _pad_length(length, pad), pad)
+        return encodings
+
+    # ------------------------------------------------------------------ padding, truncation
+    def enable_padding(
+        self,
+        direction: str = "right",
+        pad_id: int = 0,
+        pad_type_id: int = 0,
+        pad_token: str = "[PAD]",
+        length: int | None = None,
+        pad_to_multiple_of: int | None = None,
+    ) -> None:
+        """``tokenizers``' ``Tokenizer.enable_padding``: pad every encoding to ``length``
+        (``None``: a batch to its longest) rounded up to ``pad_to_multiple_of``, on the
+        ``direction`` side, with ``pad_id``/``pad_token``/``pad_type_id``."""
+        self._padding = padding_params(
+            direction, pad_id, pad_type_id, pad_token, length, pad_to_multiple_of
+        )
+
+    def no_padding(self) -> None:
+        """``tokenizers``' ``Tokenizer.no_padding``."""
+        self._padding = None
+
+    @property
+    def padding(self) -> dict[str, Any] | None:
+        """``tokenizers``' ``Tokenizer.padding``: the padding parameters (a copy), or
+        ``None``."""
+        return None if self._padding is None else dict(self._padding)
+
+    def enable_truncation(
+        self,
+        max_length: int,
+        stride: int = 0,
+        strategy: str = "longest_first",
+        direction: str = "right",
+    ) -> None:
+        """``tokenizers``' ``Tokenizer.enable_truncation``: cut to ``max_length`` tokens
+        (special tokens included), the rest in ``Encoding.overflowing`` (windows overlapping
+        by ``stride``), ``strategy`` ``longest_first``/``only_first``/``only_second``,
+        ``direction`` the side cut off."""
+        params = truncation_params(max_length, stride, strategy, direction)
+        added = sum(len(p.ids) for p in self._post.single if p.sequence is None)
+        added = added if self._has_post else 0
+        if params["max_length"] - added < params["stride"]:
+            raise InvalidArgumentError(
+                "stride",
+                f"{params['stride']} must be less than the max length less the {added} special "
+                f"tokens ({params['max_length'] - added})",
+            )
+        self._truncation = params
+
+    def no_truncation(self) -> None:
+        """``tokenizers``' ``Tokenizer.no_truncation``."""
+        self._truncation = None
+
+    @property
+    def truncation(self) -> dict[str, Any] | None:
+        """``tokenizers``' ``Tokenizer.truncation``: the truncation parameters (a copy), or
+        ``None``."""
+        return None if self._truncation is None else dict(self._truncation)
 
     def _native_batch(self, texts: list[str]) -> list[_Done] | None:
         """Each text cut at added tokens, the ordinary segments encoded in one native batch
@@ -1351,6 +1493,278 @@ def rank_plan(tok: Tokenizer) -> RankPlan | None:
     if proven is not None:
         return RankPlan(ranks, step.pattern, f"the merges recovered from {proven}", proven)
     return RankPlan(ranks, step.pattern, "every split of every token, in id order")
+
+
+# ---------------------------------------------------------------------- padding, truncation
+_DIRECTIONS = ("right", "left")
+_STRATEGIES = ("longest_first", "only_first", "only_second")
+_JSON_STRATEGIES = {"LongestFirst": "longest_first", "OnlyFirst": "only_first",
+                    "OnlySecond": "only_second"}  # fmt: skip
+
+
+def _choice(value: Any, argument: str, choices: Sequence[str]) -> str:
+    """A str argument among ``choices`` (``tokenizers``: ``ValueError`` naming them)."""
+    if value not in choices or not isinstance(value, str):
+        raise InvalidArgumentError(argument, f"must be one of {', '.join(choices)}, not {value!r}")
+    return value
+
+
+def _count(value: Any, argument: str, optional: bool = False) -> int | None:
+    """A non-negative ``int`` argument (``None`` allowed when ``optional``)."""
+    if value is None and optional:
+        return None
+    return _index(value, argument)
+
+
+def padding_params(
+    direction: Any = "right",
+    pad_id: Any = 0,
+    pad_type_id: Any = 0,
+    pad_token: Any = "[PAD]",
+    length: Any = None,
+    pad_to_multiple_of: Any = None,
+) -> dict[str, Any]:
+    """``tokenizers``' ``Tokenizer.padding`` dict for ``enable_padding``'s arguments
+    (``length`` ``None``: the longest of the batch)."""
+    if not isinstance(pad_token, str):
+        raise InvalidTypeError("pad_token", f"must be a str, not {type(pad_token).__name__}")
+    return {
+        "length": _count(length, "length", True),
+        "pad_to_multiple_of": _count(pad_to_multiple_of, "pad_to_multiple_of", True),
+        "pad_id": _index(pad_id, "pad_id", 2**32),
+        "pad_token": pad_token,
+        "pad_type_id": _index(pad_type_id, "pad_type_id", 2**32),
+        "direction": _choice(direction, "direction", _DIRECTIONS),
+    }
+
+
+def truncation_params(
+    max_length: Any, stride: Any = 0, strategy: Any = "longest_first", direction: Any = "right"
+) -> dict[str, Any]:
+    """``tokenizers``' ``Tokenizer.truncation`` dict for ``enable_truncation``'s arguments."""
+    return {
+        "max_length": _index(max_length, "max_length"),
+        "stride": _index(stride, "stride"),
+        "strategy": _choice(strategy, "strategy", _STRATEGIES),
+        "direction": _choice(direction, "direction", _DIRECTIONS),
+    }
+
+
+def read_padding(spec: Any) -> dict[str, Any] | None:
+    """A ``tokenizer.json``'s ``padding`` (``null``: none) as :func:`padding_params`."""
+    if spec is None:
+        return None
+    if not isinstance(spec, dict):
+        raise MalformedTokenizerJsonError("padding must be an object")
+    strategy = spec.get("strategy", "BatchLongest")
+    if isinstance(strategy, dict) and set(strategy) == {"Fixed"}:
+        length = strategy["Fixed"]
+    elif strategy == "BatchLongest":
+        length = None
+    else:
+        raise MalformedTokenizerJsonError(f"padding.strategy {strategy!r:.60}")
+    try:
+        return padding_params(
+            str(spec.get("direction", "Right")).lower(),
+            spec.get("pad_id", 0),
+            spec.get("pad_type_id", 0),
+            spec.get("pad_token", "[PAD]"),
+            length,
+            spec.get("pad_to_multiple_of"),
+        )
+    except InvalidArgumentError as exc:
+        raise MalformedTokenizerJsonError(f"padding.{exc.argument}: {exc.message}") from None
+
+
+def read_truncation(spec: Any) -> dict[str, Any] | None:
+    """A ``tokenizer.json``'s ``truncation`` (``null``: none) as :func:`truncation_params`."""
+    if spec is None:
+        return None
+    if not isinstance(spec, dict):
+        raise MalformedTokenizerJsonError("truncation must be an object")
+    try:
+        return truncation_params(
+            spec.get("max_length"),
+            spec.get("stride", 0),
+            _JSON_STRATEGIES.get(spec.get("strategy", "LongestFirst"), spec.get("strategy")),
+            str(spec.get("direction", "Right")).lower(),
+        )
+    except InvalidArgumentError as exc:
+        raise MalformedTokenizerJsonError(f"truncation.{exc.argument}: {exc.message}") from None
+
+
+def _raw(
+    tok: Tokenizer,
+    body: _Body,
+    type_ids: list[int],
+    special: list[int],
+    ranges: dict[int, Span] | None = None,
+) -> Encoding:
+    """A materialized :class:`Encoding` (every field a list) of one body."""
+    ids, tokens, offsets, words = body
+    enc = Encoding(tok, ids, special, None, tokens, offsets, type_ids, words, ranges)
+    enc._attention = [1] * len(ids)
+    return enc
+
+
+def _slice(enc: Encoding, start: int, stop: int) -> Encoding:
+    """Tokens ``start:stop`` of a materialized encoding, without ranges or overflowing."""
+    out = _raw(
+        enc._tokenizer,
+        (enc.ids[start:stop], enc.tokens[start:stop], enc.offsets[start:stop],
+         enc.word_ids[start:stop]),
+        enc.type_ids[start:stop],
+        enc._special[start:stop],
+    )  # fmt: skip
+    out._attention = enc.attention_mask[start:stop]
+    return out
+
+
+def _copy(enc: Encoding) -> Encoding:
+    """A copy of a materialized encoding (overflowing copied too)."""
+    out = _slice(enc, 0, len(enc.ids))
+    out._ranges = dict(enc._ranges)
+    out._overflowing = [_copy(o) for o in enc._overflowing]
+    return out
+
+
+def _truncate(enc: Encoding, max_len: int, stride: int, direction: str) -> Encoding:
+    """``tokenizers``' ``Encoding::truncate``: the first window of ``max_len`` tokens (from
+    the right end with ``direction="left"``), the next windows (each ``stride`` tokens
+    into the previous) as its overflowing; ranges dropped."""
+    n = len(enc.ids)
+    if max_len >= n:
+        return enc
+    if max_len == 0:
+        out = _raw(enc._tokenizer, ([], [], [], []), [], [])
+        out._overflowing = [enc]
+        return out
+    if stride >= max_len:
+        raise InvalidArgumentError(
+            "stride", f"must be less than the length left for the sequence ({max_len})"
+        )
+    step = max_len - stride
+    parts: list[Span] = []
+    if direction == "right":
+        for start in range(0, n, step):
+            stop = min(start + max_len, n)
+            parts.append((start, stop))
+            if stop == n:
+                break
+    else:
+        for stop in range(n, 0, -step):
+            start = max(stop - max_len, 0)
+            parts.append((start, stop))
+            if start == 0:
+                break
+    out = _slice(enc, *parts[0])
+    out._overflowing = [_slice(enc, s, e) for s, e in parts[1:]]
+    return out
+
+
+def _truncate_pair(
+    first: Encoding, second: Encoding | None, params: Mapping[str, Any], max_length: int
+) -> tuple[Encoding, Encoding | None]:
+    """``tokenizers``' ``truncate_encodings``: longest first (a pair cut so the shorter keeps
+    what it can, else both to half), or only the first or the second sequence."""
+    stride, direction = params["stride"], params["direction"]
+    if max_length == 0:
+        first = _truncate(first, 0, stride, direction)
+        second = None if second is None else _truncate(second, 0, stride, direction)
+        return first, second
+    total = len(first.ids) + (0 if second is None else len(second.ids))
+    if total <= max_length:
+        return first, second
+    to_remove = total - max_length
+    strategy = params["strategy"]
+    if strategy == "longest_first":
+        if second is None:
+            return _truncate(first, max_length, stride, direction), None
+        n1, n2 = len(first.ids), len(second.ids)
+        swap = n1 > n2
+        if swap:
+            n1, n2 = n2, n1
+        n2 = n1 if n1 > max_length else max(n1, max_length - n1)
+        if n1 + n2 > max_length:
+            n1 = max_length // 2
+            n2 = n1 + max_length % 2
+        if swap:
+            n1, n2 = n2, n1
+        return _truncate(first, n1, stride, direction), _truncate(second, n2, stride, direction)
+    if strategy == "only_second" and second is None:
+        raise InvalidArgumentError("strategy", "only_second needs a pair (second sequence)")
+    target = first if strategy == "only_first" else second
+    assert target is not None
+    if len(target.ids) <= to_remove:
+        raise InvalidArgumentError(
+            "max_length", f"{strategy}: the sequence to truncate is too short to fit"
+        )
+    cut = _truncate(target, len(target.ids) - to_remove, stride, direction)
+    return (cut, second) if strategy == "only_first" else (first, cut)
+
+
+def _merge_with(enc: Encoding, other: Encoding) -> None:
+    """``tokenizers``' ``Encoding::merge_with`` (offsets not shifted): ``other`` appended,
+    its ranges shifted; the overflowing become every combination of each side's
+    overflowing with the other side (and with its overflowing)."""
+    overflowing = []
+    for mine in enc._overflowing:
+        joined = _copy(mine)
+        _merge_with(joined, _copy(other))
+        overflowing.append(joined)
+        for theirs in other._overflowing:
+            joined = _copy(mine)
+            _merge_with(joined, _copy(theirs))
+            overflowing.append(joined)
+    for theirs in other._overflowing:
+        joined = _copy(enc)
+        _merge_with(joined, _copy(theirs))
+        overflowing.append(joined)
+    n = len(enc.ids)
+    enc._ranges.update((k, (s + n, e + n)) for k, (s, e) in other._ranges.items())
+    enc.ids = enc.ids + other.ids
+    enc._type_ids = enc.type_ids + other.type_ids
+    enc._tokens = enc.tokens + other.tokens
+    enc._words = enc.word_ids + other.word_ids
+    enc._offsets = enc.offsets + other.offsets
+    enc._special = enc._special + other._special
+    enc._attention = enc.attention_mask + other.attention_mask
+    enc._overflowing = overflowing
+
+
+def _pad(enc: Encoding, length: int, params: Mapping[str, Any]) -> None:
+    """``tokenizers``' ``Encoding::pad``: the overflowing padded, then this encoding to
+    ``length`` with the pad token (attention 0, special 1, word ``None``; on the left, the
+    ranges shift)."""
+    for part in enc._overflowing:
+        _pad(part, length, params)
+    n = length - len(enc.ids)
+    if n <= 0:
+        return
+    pad_id, pad_type, pad_token = params["pad_id"], params["pad_type_id"], params["pad_token"]
+    fields = (
+        [pad_id] * n, [pad_type] * n, [pad_token] * n, [None] * n, [(0, 0)] * n, [1] * n,
+        [0] * n,
+    )  # fmt: skip
+    mine = (
+        enc.ids, enc.type_ids, enc.tokens, enc.word_ids, enc.offsets, enc._special,
+        enc.attention_mask,
+    )  # fmt: skip
+    if params["direction"] == "left":
+        joined = [p + m for p, m in zip(fields, mine, strict=True)]  # type: ignore[operator]
+        enc._ranges = {k: (s + n, e + n) for k, (s, e) in enc._ranges.items()}
+    else:
+        joined = [m + p for p, m in zip(fields, mine, strict=True)]  # type: ignore[operator]
+    (enc.ids, enc._type_ids, enc._tokens, enc._words, enc._offsets, enc._special,
+     enc._attention) = joined  # fmt: skip
+
+
+def _pad_length(length: int, params: Mapping[str, Any]) -> int:
+    """``length`` rounded up to ``pad_to_multiple_of`` (when set and not 0)."""
+    multiple = params["pad_to_multiple_of"]
+    if multiple and length % multiple:
+        length += multiple - length % multiple
+    return length
 
 
 __all__ = [
