@@ -6,7 +6,8 @@ unchanged for the calls listed in ``docs/hf.md``: ``Tokenizer.from_file``/``from
 ``offsets``, ``attention_mask``, ``type_ids``, ``sequence_ids``, ``word_ids`` and the
 word-level calls...),
 ``decode``/``decode_batch``, ``token_to_id``, ``id_to_token``, ``get_vocab``,
-``get_vocab_size``.  Components this package does not implement are refused when the file
+``get_vocab_size``, ``enable_padding``/``enable_truncation`` (and ``no_``...).  Components
+this package does not implement are refused when the file
 is loaded (:class:`~verified_bpe.errors.UnsupportedTokenizerJsonError`).
 """
 
