@@ -156,8 +156,18 @@ impl Text<'_> {
     /// [`Text::unit`] for a first byte of 128 or more.
     #[inline(never)]
     fn wide(self, k: usize) -> (u32, u8, usize) {
-        let n = utf8_len(self.s[k]).min(self.s.len() - k);
-        let cp = unit_code_point(&self.s[k..k + n]);
+        let b = |j: usize| u32::from(self.s[k + j]);
+        let n = utf8_len(self.s[k]);
+        // unitCodePoint of a whole unit, written out; a unit cut short by the end of the data
+        // through the function itself
+        let (cp, n) = match n {
+            2 if k + 2 <= self.s.len() => ((b(0) % 32) * 64 + b(1) % 64, 2),
+            3 if k + 3 <= self.s.len() => ((b(0) % 16) * 4096 + (b(1) % 64) * 64 + b(2) % 64, 3),
+            _ => {
+                let n = n.min(self.s.len() - k);
+                (unit_code_point(&self.s[k..k + n]), n)
+            }
+        };
         let c = match self.t.get(cp as usize) {
             Some(&c) => c,
             None => class_bits(cp),
@@ -189,7 +199,7 @@ impl Text<'_> {
     }
 
     /// The bytes of the run of units from `i` whose code point is in `set` (the mirror's
-    /// `runLength` of `[\r\n]`, o200k's `[\r\n/]`: an overlong unit can be one of them).
+    /// `runLength` of o200k's `[\r\n/]`: an overlong unit can be one of them).
     #[inline]
     fn run_of(self, i: usize, set: &[u32]) -> usize {
         let mut j = i;
@@ -267,19 +277,24 @@ impl Text<'_> {
     /// o200k's `casedCore` (`U*W+`) at `i`.
     #[inline(always)]
     fn cased_core(self, i: usize) -> usize {
-        let u = self.run(i, UPPER);
-        let w = self.run(i + u, LOWER);
-        if w != 0 {
-            return u + w;
+        if i < self.s.len() && CLASSES[self.s[i] as usize] & (UPPER | HIGH) == 0 {
+            return self.run(i, LOWER); // no U run: W+ or nothing
         }
-        // lastLowerEnd over the U run
+        // the U run, and one past its last W unit (lastLowerEnd over the run) on the way
         let (mut j, mut end) = (i, i);
-        while j < i + u {
+        while j < self.s.len() {
             let (_, c, n) = self.unit(j);
+            if c & UPPER == 0 {
+                break;
+            }
             j += n;
             if c & LOWER != 0 {
                 end = j;
             }
+        }
+        let w = self.run(j, LOWER);
+        if w != 0 {
+            return j - i + w;
         }
         end - i
     }
@@ -362,7 +377,7 @@ fn cl100k_at(t: Text, i: usize) -> usize {
     let lead = if cp == 32 { n0 } else { 0 };
     let n = t.run(i + lead, PUNCT);
     if n != 0 {
-        return lead + n + t.run_of(i + lead + n, &[10, 13]);
+        return lead + n + t.run(i + lead + n, NL);
     }
     if c & WS != 0 {
         let (end, last, nl) = t.white_space(i);
