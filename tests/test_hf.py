@@ -804,6 +804,38 @@ def test_malformed_files(tmp_path: object) -> None:
         hf.Tokenizer.from_file(path)
 
 
+def test_lone_surrogates_are_refused_naming_the_string() -> None:
+    """``tokenizers`` refuses a file with a lone surrogate anywhere (serde_json); Python's
+    ``json`` reads one, which used to give a codec message without the token, or load."""
+    spec = json.loads(small_json())
+    vocab_key = json.loads(small_json())
+    vocab_key["model"]["vocab"]["\ud800x"] = len(vocab_key["model"]["vocab"])
+    merge = json.loads(small_json())
+    merge["model"]["merges"] = ["Ġ \udc00"]
+    added = json.loads(small_json())
+    added["added_tokens"] = [
+        {"id": 99, "content": "<\udbff>", "single_word": False, "lstrip": False,
+         "rstrip": False, "normalized": False, "special": True}
+    ]  # fmt: skip
+    cases = [
+        (vocab_key, r"model\.vocab key '\\ud800x' holds a lone surrogate"),
+        (merge, r"model\.merges\[0\] 'Ġ \\udc00' holds a lone surrogate"),
+        (added, r"added_tokens\[0\]\.content '<\\udbff>' holds a lone surrogate"),
+    ]
+    for bad, message in cases:
+        for text in (json.dumps(bad), json.dumps(bad, ensure_ascii=False)):
+            with pytest.raises(MalformedTokenizerJsonError, match=message):
+                hf.Tokenizer.from_str(text)
+        with pytest.raises(MalformedTokenizerJsonError, match=message):
+            hf.Tokenizer.from_buffer(json.dumps(bad).encode())
+        with pytest.raises(Exception, match="surrogate|escape"):  # the oracle refuses it too
+            tokenizers.Tokenizer.from_str(json.dumps(bad))
+    # a pair of surrogate escapes is one code point: read
+    spec["model"]["vocab"]["\U0001f600"] = len(spec["model"]["vocab"])
+    assert "\\ud83d\\ude00" in json.dumps(spec)
+    hf.Tokenizer.from_str(json.dumps(spec))
+
+
 # ---------------------------------------------------------------------- GGUF conversions
 #: SHA-256 of transformers 5.24.0's tokenizer.json of llama.cpp's GGUF vocabularies
 #: (``python -m verified_bpe.verify.hf_testdata --convert DIR``; docs/hf.md)

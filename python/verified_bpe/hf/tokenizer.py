@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -896,10 +897,56 @@ class Tokenizer:
 
 
 def _parse(data: str | bytes, path: str | None) -> Any:
+    """The parsed file, refused (naming the string) if a string in it holds a lone surrogate,
+    as ``tokenizers`` refuses it (serde_json: "lone leading surrogate in hex escape"); Python's
+    ``json`` would read it.  The walk runs only when the text can hold one."""
     try:
-        return json.loads(data)
+        spec = json.loads(data)
     except (ValueError, RecursionError) as exc:
         raise MalformedTokenizerJsonError(f"not JSON: {exc}", path) from None
+    marks = _SURROGATE_TEXT if isinstance(data, str) else _SURROGATE_BYTES
+    if marks.search(data) is not None:  # type: ignore[arg-type]
+        try:
+            where = _lone_surrogate(spec, "")
+        except RecursionError:
+            raise MalformedTokenizerJsonError("nested too deeply", path) from None
+        if where is not None:
+            raise MalformedTokenizerJsonError(f"{where} holds a lone surrogate", path)
+    return spec
+
+
+# a surrogate escape (`\ud800`...), or in a str a surrogate code point itself
+_SURROGATE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
+_SURROGATE_TEXT = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+
+
+def _lone_surrogate(value: Any, where: str) -> str | None:
+    """Where the first string of ``value`` (a key or a value, depth first) with a lone
+    surrogate is: a path such as ``model.vocab key '\\ud800x'``; ``None`` if there is none."""
+    if isinstance(value, str):
+        return None if _is_utf8(value) else f"{where or 'the top level'} {value!r:.60}"
+    if isinstance(value, dict):
+        for key, item in value.items():
+            inner = f"{where}.{key}" if where else str(key)
+            if not _is_utf8(key):
+                return f"{where or 'the top level'} key {key!r:.60}"
+            found = _lone_surrogate(item, inner)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found = _lone_surrogate(item, f"{where}[{i}]")
+            if found is not None:
+                return found
+    return None
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _next(done: Iterator[_Done] | None) -> _Done | None:
