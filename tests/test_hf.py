@@ -13,6 +13,7 @@ import sys
 import threading
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,9 @@ from conftest import UNICODE_SNIPPETS
 from verified_bpe import hf
 from verified_bpe.engine import native
 from verified_bpe.errors import (
+    BpeError,
     InvalidArgumentError,
+    InvalidTypeError,
     MalformedTokenizerJsonError,
     UnencodableBytesError,
     UnsupportedTokenizerJsonError,
@@ -74,6 +77,8 @@ def test_real_files_equal_tokenizers(name: str) -> None:
             assert got.tokens == expected.tokens, text
             assert got.offsets == expected.offsets, text
             assert got.attention_mask == expected.attention_mask
+            check = word_calls if len(text) < 200 else fields
+            assert check(got) == check(expected), text
         for skip in (True, False):
             assert ours.decode(expected.ids, skip) == theirs.decode(expected.ids, skip)
     batch = ours.encode_batch(texts)
@@ -96,11 +101,30 @@ def test_real_files_vocabulary(name: str) -> None:
 
 
 ENCODING_FIELDS = ("ids", "tokens", "offsets", "attention_mask", "type_ids",
-                   "special_tokens_mask", "sequence_ids", "n_sequences")  # fmt: skip
+                   "special_tokens_mask", "sequence_ids", "n_sequences",
+                   "word_ids")  # fmt: skip
 
 
 def fields(encoding: object) -> dict[str, object]:
     return {f: getattr(encoding, f) for f in ENCODING_FIELDS}
+
+
+def word_calls(encoding: object) -> dict[object, object]:
+    """Every field, and the word-level calls on every index from 0 to just past the end
+    (tokens, words, characters; sequence indexes 0, 1 and 2): ``tokenizers``' answers,
+    ``None`` out of range included."""
+    e: Any = encoding
+    out: dict[object, object] = fields(e)
+    for i in range(len(e.ids) + 2):
+        out["token", i] = (e.token_to_sequence(i), e.token_to_chars(i), e.token_to_word(i))
+    last_word = max([w for w in e.word_ids if w is not None], default=0)
+    last_char = max([end for _, end in e.offsets], default=0)
+    for s in (0, 1, 2):
+        for w in range(last_word + 2):
+            out["word", w, s] = (e.word_to_tokens(w, s), e.word_to_chars(w, s))
+        for c in range(last_char + 2):
+            out["char", c, s] = (e.char_to_token(c, s), e.char_to_word(c, s))
+    return out
 
 
 def words(text: str) -> list[str]:
@@ -116,13 +140,14 @@ def check_pairs(ours: hf.Tokenizer, theirs: object, texts: list[str]) -> None:
     pairs = list(zip(texts, texts[1:] + texts[:1], strict=True))
     for special in (True, False):
         for a, b in pairs:
+            check = word_calls if len(a) + len(b) < 200 else fields
             expected = theirs.encode(a, b, add_special_tokens=special)  # type: ignore[attr-defined]
-            assert fields(ours.encode(a, b, add_special_tokens=special)) == fields(expected), (a, b)
+            assert check(ours.encode(a, b, add_special_tokens=special)) == check(expected), (a, b)
             wa, wb = words(a), words(b)
             for args in ((wa,), (wa, wb)):
                 expected = theirs.encode(*args, is_pretokenized=True, add_special_tokens=special)  # type: ignore[attr-defined]
                 got = ours.encode(*args, is_pretokenized=True, add_special_tokens=special)
-                assert fields(got) == fields(expected), args
+                assert check(got) == check(expected), args
         mixed = [p if i % 2 else p[0] for i, p in enumerate(pairs)]
         for pre, inputs in (
             (False, mixed),
@@ -131,6 +156,34 @@ def check_pairs(ours: hf.Tokenizer, theirs: object, texts: list[str]) -> None:
             got = ours.encode_batch(inputs, is_pretokenized=pre, add_special_tokens=special)
             expected = theirs.encode_batch(inputs, is_pretokenized=pre, add_special_tokens=special)  # type: ignore[attr-defined]
             assert [fields(e) for e in got] == [fields(e) for e in expected]
+
+
+def test_word_calls_arguments() -> None:
+    """The word-level calls take ``tokenizers``' arguments (``sequence_index`` by name;
+    ``True`` as 1); a negative index or one past ``u32`` for a word (``tokenizers``:
+    ``OverflowError``) is ``InvalidArgumentError`` naming it, a float or a str (``TypeError``
+    there) ``InvalidTypeError``; ``words`` warns as ``tokenizers``' deprecated alias does."""
+    ours, theirs = real("llama3")
+    args = ("Hello world<|begin_of_text|> x", "pair here")
+    got, expected = ours.encode(*args), theirs.encode(*args)
+    for call in ("word_to_tokens", "word_to_chars", "char_to_token", "char_to_word"):
+        for index in (0, 1, True):
+            mine = getattr(got, call)(index, sequence_index=1)
+            assert mine == getattr(expected, call)(index, sequence_index=1), (call, index)
+        for bad in (-1, 1.0, "1") + ((2**32,) if call.startswith("word") else ()):
+            with pytest.raises(InvalidArgumentError) as caught:
+                getattr(got, call)(bad)
+            assert caught.value.argument in ("word_index", "char_pos")
+            with pytest.raises((OverflowError, TypeError)):
+                getattr(expected, call)(bad)
+        with pytest.raises(InvalidArgumentError, match="sequence_index"):
+            getattr(got, call)(0, -1)
+    for call in ("token_to_word", "token_to_chars", "token_to_sequence"):
+        assert getattr(got, call)(True) == getattr(expected, call)(True)
+        with pytest.raises(InvalidTypeError, match="token_index"):
+            getattr(got, call)(1.0)
+    with pytest.warns(DeprecationWarning):
+        assert got.words == got.word_ids == expected.word_ids
 
 
 @pytest.mark.parametrize("name", ["llama3", "gpt4o"])
@@ -608,11 +661,141 @@ def test_components_equal_tokenizers(case: str) -> None:
                 ours.encode(text, add_special_tokens=special),
             )
             assert (g.ids, g.tokens, g.offsets) == (e.ids, e.tokens, e.offsets), (case, text)
-            assert g.special_tokens_mask == e.special_tokens_mask, (case, text)
+            assert word_calls(g) == word_calls(e), (case, text)
             assert ours.decode(e.ids) == theirs.decode(e.ids)
             assert ours.decode(e.ids, False) == theirs.decode(e.ids, False)
     if case in PAIR_CASES:
         check_pairs(ours, theirs, texts)
+
+
+#: (truncation, padding) settings: each strategy and direction, strides, a window of 0
+#: tokens for the sequence; batch-longest, fixed-length left padding, a multiple
+PAD_TRUNC = [
+    (None, {}),
+    ({"max_length": 3}, None),
+    ({"max_length": 5, "stride": 2}, {"pad_to_multiple_of": 4}),
+    ({"max_length": 4, "stride": 1, "direction": "left"},
+     {"length": 12, "direction": "left", "pad_id": 3, "pad_token": "<p>", "pad_type_id": 2}),
+    ({"max_length": 6, "strategy": "only_first"}, {}),
+    ({"max_length": 6, "strategy": "only_second", "stride": 1}, None),
+    ({"max_length": 2}, {"length": 3}),
+    ({"max_length": 7, "direction": "left"}, {"pad_to_multiple_of": 5, "direction": "left"}),
+]  # fmt: skip
+
+
+def with_overflowing(encoding: Any, top: bool = True) -> dict[object, object]:
+    """Every field (and the word-level calls on a short top-level encoding), and the
+    overflowing encodings', recursively."""
+    out = word_calls(encoding) if top and len(encoding.ids) < 16 else fields(encoding)
+    out["overflowing"] = [with_overflowing(e, False) for e in encoding.overflowing]
+    return out
+
+
+def outcome(call: Any, *args: Any, **kwargs: Any) -> object:
+    """``with_overflowing`` of the result, or ``"error"`` (``tokenizers`` panics on a
+    stride that does not fit: ``BaseException``)."""
+    try:
+        result = call(*args, **kwargs)
+    except UnsupportedTokenizerJsonError:
+        return "unsupported"
+    except BaseException as exc:  # noqa: BLE001 - tokenizers panics: PanicException
+        theirs = type(call.__self__).__module__.startswith("tokenizers")
+        if theirs or isinstance(exc, BpeError):
+            return "error"
+        raise
+    if isinstance(result, list):
+        return [with_overflowing(e) for e in result]
+    return with_overflowing(result)
+
+
+def check_padding_truncation(ours: hf.Tokenizer, theirs: Any, texts: list[str]) -> None:
+    """Under each of ``PAD_TRUNC``, singles, pairs, pre-tokenized singles and pairs, with
+    and without special tokens, and a batch: every field, overflowing included, or an
+    error on both sides."""
+    pairs = list(zip(texts, texts[1:] + texts[:1], strict=True))
+    for truncation, padding in PAD_TRUNC:
+        for tok in (ours, theirs):
+            tok.no_truncation()
+            tok.no_padding()
+            if truncation is not None:
+                tok.enable_truncation(**truncation)
+            if padding is not None:
+                tok.enable_padding(**padding)
+        assert ours.truncation == theirs.truncation
+        assert ours.padding == theirs.padding
+        for a, b in pairs:
+            for args, pre in (((a,), False), ((a, b), False), ((words(a), words(b)), True)):
+                for special in (True, False):
+                    kwargs = {"is_pretokenized": pre, "add_special_tokens": special}
+                    got = outcome(ours.encode, *args, **kwargs)
+                    if got == "unsupported":  # refused: fewer tokens than the template adds
+                        post = theirs.post_processor
+                        added = post.num_special_tokens_to_add(len(args) == 2) if post else 0
+                        assert special and truncation and truncation["max_length"] < added
+                        continue
+                    assert got == outcome(theirs.encode, *args, **kwargs), (truncation, args)
+        batch = [(a, b) if i % 2 else a for i, (a, b) in enumerate(pairs)]
+        got = outcome(ours.encode_batch, batch)
+        if got != "unsupported":
+            assert got == outcome(theirs.encode_batch, batch), (truncation, padding)
+    for tok in (ours, theirs):
+        tok.no_truncation()
+        tok.no_padding()
+
+
+PAD_TEXTS = ["Hello world, 123 there", "a b", "", "<|endoftext|>hi <|begin_of_text|> x y z w",
+             "<s>x y</s> ﬁne é e\u0301"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["llama3", "gpt4o"])
+def test_real_files_padding_truncation_equal_tokenizers(name: str) -> None:
+    path = hf_testdata.npm_tokenizer(name)  # fresh: the settings change the tokenizer
+    ours, theirs = hf.Tokenizer.from_file(path), tokenizers.Tokenizer.from_file(str(path))
+    check_padding_truncation(ours, theirs, PAD_TEXTS)
+
+
+@pytest.mark.parametrize("case", ["template pair", "llama3 template", "bytelevel post trim",
+                                  "added tokens", "prefix space"])  # fmt: skip
+def test_components_padding_truncation_equal_tokenizers(case: str) -> None:
+    text_json = small_json(**COMPONENTS[case])
+    ours, theirs = hf.Tokenizer.from_str(text_json), tokenizers.Tokenizer.from_str(text_json)
+    check_padding_truncation(ours, theirs, PAD_TEXTS)
+
+
+def test_padding_truncation_read_from_the_file() -> None:
+    """A ``tokenizer.json`` with ``padding`` and ``truncation`` (as ``tokenizers`` writes
+    them) gives the same parameters and encodings; ``enable_*`` arguments out of range are
+    ``InvalidArgumentError`` naming them (``tokenizers``: ``ValueError``/``OverflowError``)."""
+    settings = [
+        ({"direction": "Left", "max_length": 6, "strategy": "OnlyFirst", "stride": 2},
+         {"strategy": {"Fixed": 9}, "direction": "Left", "pad_to_multiple_of": None,
+          "pad_id": 1, "pad_type_id": 0, "pad_token": "<pad>"}),
+        ({"max_length": 4, "strategy": "LongestFirst", "stride": 0},
+         {"strategy": "BatchLongest", "direction": "Right", "pad_to_multiple_of": 3,
+          "pad_id": 0, "pad_type_id": 1, "pad_token": "[PAD]"}),
+    ]  # fmt: skip
+    for truncation, padding in settings:
+        text_json = small_json(
+            **COMPONENTS["template pair"], truncation=truncation, padding=padding
+        )
+        ours, theirs = hf.Tokenizer.from_str(text_json), tokenizers.Tokenizer.from_str(text_json)
+        assert (ours.truncation, ours.padding) == (theirs.truncation, theirs.padding)
+        batch = [("the then 123", "in inn"), "x", "the the the the the the the"]
+        assert outcome(ours.encode_batch, batch) == outcome(theirs.encode_batch, batch)
+    for call, kwargs, argument in (
+        (ours.enable_truncation, {"max_length": 5, "strategy": "bad"}, "strategy"),
+        (ours.enable_truncation, {"max_length": -1}, "max_length"),
+        (ours.enable_truncation, {"max_length": 5, "stride": 5}, "stride"),
+        (ours.enable_padding, {"direction": "up"}, "direction"),
+        (ours.enable_padding, {"length": -2}, "length"),
+    ):
+        with pytest.raises(InvalidArgumentError) as caught:
+            call(**kwargs)
+        assert caught.value.argument == argument
+    spec = json.loads(small_json())
+    spec["truncation"] = {"max_length": "x"}
+    with pytest.raises(MalformedTokenizerJsonError, match="truncation.max_length"):
+        hf.Tokenizer.from_str(json.dumps(spec))
 
 
 #: characters that compose, decompose, reorder or expand under the Unicode forms
@@ -760,7 +943,6 @@ UNSUPPORTED = {
     },  # fmt: skip
     "post_processor.type=RobertaProcessing": {"post_processor": {"type": "RobertaProcessing"}},
     "decoder.type=WordPiece": {"decoder": {"type": "WordPiece"}},
-    "truncation": {"truncation": {"max_length": 5}},
 }
 
 

@@ -107,12 +107,34 @@ pub fn pack16(piece: &[u8]) -> (u64, u64) {
     }
 }
 
+/// The hash of a [`pack16`] key of a piece of `len` bytes: its low bits pick a slot
+/// ([`slot16`]), its high bits a word and two bits of a [`RankIndex`]'s filter.
+#[inline(always)]
+pub fn hash16(lo: u64, hi: u64, len: usize) -> u64 {
+    (lo ^ hi.rotate_left(32) ^ len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 /// The home slot of a [`pack16`] key of a piece of `len` bytes in a table of `mask + 1`
 /// slots.
 #[inline(always)]
 pub fn slot16(lo: u64, hi: u64, len: usize, mask: usize) -> usize {
-    let h = (lo ^ hi.rotate_left(32) ^ len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    home(hash16(lo, hi, len), mask)
+}
+
+/// The slot of [`hash16`] `h` in a table of `mask + 1` slots.
+#[inline(always)]
+fn home(h: u64, mask: usize) -> usize {
     (h ^ (h >> 29) ^ (h >> 47)) as usize & mask
+}
+
+/// The word of a filter of `mask + 1` words (at most 2^40) and the two bits in it (possibly
+/// one) that a key of [`hash16`] `h` sets, from the top bits of `h` mixed once more (the low
+/// bits of a product depend on the low bits of the key only).
+#[inline(always)]
+fn filter_bits(h: u64, mask: usize) -> (usize, u64) {
+    let g = (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    let word = (g >> 24) as usize & mask;
+    (word, 1u64 << (g >> 58) | 1u64 << ((g >> 52) & 63))
 }
 
 /// One token of a [`RankIndex`]: its [`pack16`] words, its length (0: an empty slot), its
@@ -128,18 +150,27 @@ struct RankSlot {
 /// Lookups into a rank table without following a pointer: the [`pair_table`], and every token
 /// of 1 to [`SHORT_KEY`] bytes inline in an open-addressing table (linear probing, at most
 /// half full), so a lookup compares two words and a length instead of hashing the bytes and
-/// comparing them with a key on the heap.  [`RankIndex::get`] answers as `ranks.get` does
-/// (longer pieces and an empty index go to `ranks` itself).  About 6 MB for cl100k_base's
-/// tokens, 12 MB for o200k_base's.
+/// comparing them with a key on the heap.  In front of that table, a filter (a blocked Bloom
+/// filter: about [`FILTER_BITS`] bits per token, two bits of one word set per token) answers
+/// most lookups of bytes that are not a token without touching the table: two thirds of a
+/// merge's lookups on prose, each a cache miss into the table otherwise.  [`RankIndex::get`]
+/// answers as `ranks.get` does (longer pieces and an empty index go to `ranks` itself).
+/// About 6 MB for cl100k_base's tokens (filter 256 KiB), 12 MB for o200k_base's (512 KiB).
 pub struct RankIndex {
     pairs: Vec<u32>,
     slots: Vec<RankSlot>,
+    filter: Vec<u64>,
 }
+
+/// About this many filter bits per token of a [`RankIndex`] (rounded up to a power of two
+/// words).
+pub const FILTER_BITS: usize = 16;
 
 /// The empty [`RankIndex`]: every lookup goes to the rank table.
 pub const NO_INDEX: RankIndex = RankIndex {
     pairs: Vec::new(),
     slots: Vec::new(),
+    filter: Vec::new(),
 };
 
 impl RankIndex {
@@ -151,12 +182,16 @@ impl RankIndex {
             .count();
         let mut slots = vec![RankSlot::default(); (2 * short).next_power_of_two().max(2)];
         let mask = slots.len() - 1;
+        let mut filter = vec![0u64; (FILTER_BITS * short / 64).next_power_of_two()];
+        let words = filter.len() - 1;
         for (token, &rank) in ranks {
             let n = token.len();
             if !(1..=SHORT_KEY).contains(&n) {
                 continue;
             }
             let (lo, hi) = pack16(token);
+            let (word, bits) = filter_bits(hash16(lo, hi, n), words);
+            filter[word] |= bits;
             let mut k = slot16(lo, hi, n, mask);
             while slots[k].len != 0 {
                 k = (k + 1) & mask;
@@ -171,6 +206,7 @@ impl RankIndex {
         Self {
             pairs: pair_table(ranks),
             slots,
+            filter,
         }
     }
 
@@ -182,8 +218,13 @@ impl RankIndex {
             return ranks.get(bytes).copied();
         }
         let (lo, hi) = pack16(bytes);
+        let h = hash16(lo, hi, n);
+        let (word, bits) = filter_bits(h, self.filter.len() - 1);
+        if self.filter[word] & bits != bits {
+            return None;
+        }
         let mask = self.slots.len() - 1;
-        let mut k = slot16(lo, hi, n, mask);
+        let mut k = home(h, mask);
         loop {
             let slot = &self.slots[k];
             if slot.len == 0 {

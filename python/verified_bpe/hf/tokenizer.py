@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import re
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -37,6 +38,7 @@ from ..engine.validate import check_regular_file
 from ..errors import (
     BpeError,
     InvalidArgumentError,
+    InvalidTypeError,
     MalformedTokenizerJsonError,
     UnencodableBytesError,
     UnknownTokenError,
@@ -60,6 +62,8 @@ Span = tuple[int, int]
 Segment = tuple[int, int, AddedToken | None]
 #: the native engine's ids of a text's ordinary segments, and the text's segments
 _Done = tuple[Sequence[list[int]], list[Segment]]
+#: one sequence's ids, tokens, offsets and words, before the post-processor
+_Body = tuple[list[int], list[str], list[Span], list[int | None]]
 
 #: SHA-256 of the merges recovered from a tiktoken rank table (``recover_merges``, one
 #: ``"left right"`` line per token of two or more bytes in rank order, spelled in the
@@ -91,8 +95,9 @@ _MODEL_DEFAULTS: dict[str, tuple[Any, ...]] = {
 class Encoding:
     """The result of :meth:`Tokenizer.encode` (``tokenizers.Encoding``'s attributes):
     ``ids``, ``tokens``, ``offsets`` (character spans of each sequence's text),
-    ``attention_mask``, ``type_ids``, ``special_tokens_mask``, ``sequence_ids`` (``None``
-    for the post-processor's tokens) and ``n_sequences``."""
+    ``attention_mask``, ``type_ids``, ``special_tokens_mask``, ``word_ids``,
+    ``sequence_ids`` (``None`` for the post-processor's tokens), ``n_sequences``,
+    ``overflowing``, and the word-level calls (``token_to_word``, ``char_to_token``...)."""
 
     __slots__ = (
         "ids",
@@ -102,8 +107,10 @@ class Encoding:
         "_special",
         "_plan",
         "_type_ids",
-        "_sequence_ids",
-        "n_sequences",
+        "_words",
+        "_ranges",
+        "_attention",
+        "_overflowing",
     )
 
     def __init__(
@@ -115,8 +122,8 @@ class Encoding:
         tokens: list[str] | None = None,
         offsets: list[Span] | None = None,
         type_ids: list[int] | None = None,
-        sequence_ids: list[int | None] | None = None,
-        n_sequences: int = 1,
+        words: list[int | None] | None = None,
+        ranges: dict[int, Span] | None = None,
     ) -> None:
         self.ids = ids
         self._tokenizer = tokenizer
@@ -125,16 +132,19 @@ class Encoding:
         self._tokens = tokens
         self._offsets = offsets
         self._type_ids = type_ids
-        self._sequence_ids = sequence_ids
-        #: the number of sequences (1, or 2 for a pair whose template names both)
-        self.n_sequences = n_sequences
+        self._words = words
+        #: ``tokenizers``' ``sequence_ranges``: sequence index -> its tokens' span (empty
+        #: without a post-processor for one sequence, and after truncation)
+        self._ranges: dict[int, Span] = {} if ranges is None else ranges
+        self._attention: list[int] | None = None  # None: all ones
+        self._overflowing: list[Encoding] = []
 
     @property
     def tokens(self) -> list[str]:
         """The token strings (byte-level spelling)."""
         if self._tokens is None:
             names = self._tokenizer._id_to_token
-            self._tokens = [names[i] for i in self.ids]
+            self._tokens = [names[i] for i in self.ids]  # type: ignore[misc]
         return self._tokens
 
     @property
@@ -147,9 +157,30 @@ class Encoding:
         return self._offsets
 
     @property
+    def word_ids(self) -> list[int | None]:
+        """``tokenizers``' ``Encoding.word_ids``: each token's word in its sequence (the
+        pieces the added tokens and the pre-tokenizer cut, counted from 0 in each
+        sequence; pre-tokenized input: the index of the given word), ``None`` for the
+        post-processor's tokens and padding."""
+        if self._words is None:
+            assert self._plan is not None
+            self._words = self._tokenizer._plan_words(self._plan, self.ids)
+        return self._words
+
+    @property
+    def words(self) -> list[int | None]:
+        """:attr:`word_ids` (deprecated in ``tokenizers``, which warns as this does)."""
+        warnings.warn(
+            "Encoding.words is deprecated, please use Encoding.word_ids instead.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.word_ids
+
+    @property
     def attention_mask(self) -> list[int]:
-        """All ones (no padding)."""
-        return [1] * len(self.ids)
+        """1 for each token, 0 for padding."""
+        return [1] * len(self.ids) if self._attention is None else self._attention
 
     @property
     def type_ids(self) -> list[int]:
@@ -159,27 +190,115 @@ class Encoding:
 
     @property
     def special_tokens_mask(self) -> list[int]:
-        """1 for the tokens the post-processor added."""
+        """1 for the tokens the post-processor added (and padding)."""
         return self._special
+
+    @property
+    def n_sequences(self) -> int:
+        """The number of sequences (``tokenizers``: of its sequence ranges, at least 1)."""
+        return len(self._ranges) or 1
+
+    def _sequence_range(self, sequence_index: int) -> Span:
+        """The tokens of a sequence (all tokens when it has no range): ``tokenizers``'
+        ``Encoding::sequence_range``."""
+        return self._ranges.get(sequence_index, (0, len(self.ids)))
 
     @property
     def sequence_ids(self) -> list[int | None]:
         """The sequence each token came from (0, or 1 for a pair's second), ``None`` for the
-        post-processor's tokens."""
-        if self._sequence_ids is None:
-            return [None if s else 0 for s in self._special]
-        return self._sequence_ids
+        post-processor's tokens and padding."""
+        out: list[int | None] = [None] * len(self.ids)
+        for sequence in range(self.n_sequences):
+            start, end = self._sequence_range(sequence)
+            out[start:end] = [sequence] * (end - start)
+        return out
 
     @property
     def overflowing(self) -> list[Encoding]:
-        """Always empty (no truncation)."""
-        return []
+        """The parts truncation cut off (``tokenizers``' ``Encoding.overflowing``)."""
+        return list(self._overflowing)
+
+    # ------------------------------------------------------------------ word-level calls
+    def token_to_sequence(self, token_index: int) -> int | None:
+        """``tokenizers``' ``Encoding.token_to_sequence``: the sequence of a token (0 for
+        every index up to the length itself when there are no sequence ranges, as there)."""
+        token = _index(token_index, "token_index")
+        if token > len(self.ids):
+            return None
+        if not self._ranges:
+            return 0
+        return next((k for k, (s, e) in self._ranges.items() if s <= token < e), None)
+
+    def token_to_chars(self, token_index: int) -> Span | None:
+        """``tokenizers``' ``Encoding.token_to_chars``: the token's offsets (``None`` out of
+        range or outside every sequence)."""
+        if self.token_to_sequence(token_index) is None or token_index >= len(self.ids):
+            return None
+        return self.offsets[token_index]
+
+    def token_to_word(self, token_index: int) -> int | None:
+        """``tokenizers``' ``Encoding.token_to_word``: the token's word in its sequence."""
+        if self.token_to_sequence(token_index) is None or token_index >= len(self.ids):
+            return None
+        return self.word_ids[token_index]
+
+    def word_to_tokens(self, word_index: int, sequence_index: int = 0) -> Span | None:
+        """``tokenizers``' ``Encoding.word_to_tokens``: ``(first token, last token + 1)`` of
+        a word of a sequence (scanning the sequence's tokens while their word is at most
+        ``word_index``, as there)."""
+        word = _index(word_index, "word_index", 2**32)
+        start, end = self._sequence_range(_index(sequence_index, "sequence_index"))
+        first = last = None
+        for i, w in enumerate(self.word_ids[start:end]):
+            if w is not None and w > word:
+                break
+            if w == word:
+                first = i if first is None else first
+                last = i + 1
+        return None if first is None or last is None else (start + first, start + last)
+
+    def word_to_chars(self, word_index: int, sequence_index: int = 0) -> Span | None:
+        """``tokenizers``' ``Encoding.word_to_chars``: from the start of the word's first
+        token to the end of its last."""
+        found = self.word_to_tokens(word_index, sequence_index)
+        if found is None:
+            return None
+        offsets = self.offsets
+        return (offsets[found[0]][0], offsets[found[1] - 1][1])
+
+    def char_to_token(self, char_pos: int, sequence_index: int = 0) -> int | None:
+        """``tokenizers``' ``Encoding.char_to_token``: the first token of the sequence whose
+        offsets hold the character."""
+        pos = _index(char_pos, "char_pos")
+        start, end = self._sequence_range(_index(sequence_index, "sequence_index"))
+        for i, (s, e) in enumerate(self.offsets[start:end]):
+            if s <= pos < e:
+                return start + i
+        return None
+
+    def char_to_word(self, char_pos: int, sequence_index: int = 0) -> int | None:
+        """``tokenizers``' ``Encoding.char_to_word``: the word of :meth:`char_to_token`."""
+        token = self.char_to_token(char_pos, sequence_index)
+        return None if token is None else self.token_to_word(token)
 
     def __len__(self) -> int:
         return len(self.ids)
 
     def __repr__(self) -> str:
-        return f"Encoding(num_tokens={len(self.ids)}, attributes=[ids, tokens, offsets])"
+        return (
+            f"Encoding(num_tokens={len(self.ids)}, attributes=[ids, type_ids, tokens, "
+            "offsets, attention_mask, special_tokens_mask, overflowing])"
+        )
+
+
+def _index(value: Any, argument: str, limit: int = 2**64) -> int:
+    """An index argument: an ``int`` (``bool`` included, as ``tokenizers`` takes it) in
+    ``0 <= value < limit`` (``tokenizers``: ``usize``, ``u32`` for a word)."""
+    if not isinstance(value, int):
+        raise InvalidTypeError(argument, f"must be an int, not {type(value).__name__}")
+    if not 0 <= value < limit:
+        raise InvalidArgumentError(argument, f"must be in 0..{limit}, not {value}")
+    return int(value)
 
 
 @dataclass(frozen=True)
@@ -371,9 +490,8 @@ class Tokenizer:
     def _load(self, spec: Mapping[str, Any]) -> None:
         if not isinstance(spec, dict):
             raise MalformedTokenizerJsonError("the top level must be an object")
-        for key in ("truncation", "padding"):
-            if spec.get(key) is not None:
-                raise UnsupportedTokenizerJsonError(f"{key}")
+        self._truncation = read_truncation(spec.get("truncation"))
+        self._padding = read_padding(spec.get("padding"))
         model = spec.get("model")
         if not isinstance(model, dict):
             raise MalformedTokenizerJsonError("model must be an object")
@@ -408,6 +526,8 @@ class Tokenizer:
         if not self._pre.byte_level:
             raise UnsupportedTokenizerJsonError("pre_tokenizer without ByteLevel")
         self._post = read_post_processor(spec.get("post_processor"))
+        #: a post-processor gives even one sequence its sequence range (``tokenizers``)
+        self._has_post = spec.get("post_processor") is not None
         self._decoder = read_decoder(spec.get("decoder"))
         added = read_added_tokens(spec.get("added_tokens"))
         self._added = added
@@ -515,27 +635,35 @@ class Tokenizer:
         """The text cut by the added tokens matched on the raw text."""
         return self._raw_matcher.split(text)
 
-    def _encode_piece_list(self, piece: Piece) -> tuple[list[int], list[str], list[Span]]:
+    def _encode_piece_list(self, piece: Piece, word: int) -> tuple[_Body, int]:
         """Normalize, cut at normalized added tokens, pre-tokenize and encode one segment
-        with its offsets (the Python path)."""
+        with its offsets and words (the Python path): the pieces are words ``word``,
+        ``word + 1``..., as ``tokenizers`` numbers its splits; and the next word."""
         if self._normalizer is not None:
             piece = self._normalizer(piece)
         ids: list[int] = []
         tokens: list[str] = []
         offsets: list[Span] = []
+        words: list[int | None] = []
         names = self._id_to_token
         for s, e, added in self._norm_matcher.split(piece.text):
             if added is not None:
                 ids.append(added.id)
                 tokens.append(piece.text[s:e])  # tokenizers: the matched text
                 offsets.append(piece.span(s, e))
+                words.append(word)
+                word += 1
                 continue
             for part in self._pre.run([piece.sub(s, e)]):
+                if not part.text:  # tokenizers drops empty splits
+                    continue
                 part_ids = self._bpe(part.text)
                 ids.extend(part_ids)
                 tokens.extend(names[i] for i in part_ids)  # type: ignore[misc]
                 offsets.extend(_token_spans(part, [len(names[i]) for i in part_ids]))  # type: ignore[arg-type]
-        return ids, tokens, offsets
+                words.extend([word] * len(part_ids))
+                word += 1
+        return (ids, tokens, offsets, words), word
 
     def _native_ok(self) -> bool:
         """Whether the native engine encodes whole segments (offsets from the tokens' bytes:
@@ -579,13 +707,80 @@ class Tokenizer:
     ) -> Encoding:
         """:meth:`encode`; ``done``: the native engine's results for the texts encoded
         alone, in order (the sequence's words, then the pair's), from :meth:`encode_batch`."""
-        if pair is None and not is_pretokenized:
+        plain = self._truncation is None and self._padding is None
+        if pair is None and not is_pretokenized and plain:
             text = _text(sequence, "sequence")
             return self._encode(text, add_special_tokens, _next(done), use_native)
-        bodies = [self._body(sequence, "sequence", is_pretokenized, done, use_native)]
+        bodies = [self._body(sequence, "sequence", is_pretokenized, done, use_native, plain)]
         if pair is not None:
-            bodies.append(self._body(pair, "pair", is_pretokenized, done, use_native))
-        return self._assemble(bodies, add_special_tokens)
+            bodies.append(self._body(pair, "pair", is_pretokenized, done, use_native, plain))
+        if plain:
+            return self._assemble(bodies, add_special_tokens)
+        return self._post_process(bodies, add_special_tokens)
+
+    def _post_process(self, bodies: list[_Body], add_special_tokens: bool) -> Encoding:
+        """``tokenizers``' ``post_process`` with truncation or padding: the sequences
+        truncated (``max_length`` less the special tokens the template adds), each given its
+        range and type id, their offsets trimmed (``ByteLevel``), the template applied and
+        the parts merged (overflowing combined as ``Encoding::merge_with`` does), then
+        padded to ``length`` (or to itself), rounded up to ``pad_to_multiple_of``."""
+        encs = [_raw(self, b, [i] * len(b[0]), [0] * len(b[0])) for i, b in enumerate(bodies)]
+        post = self._post
+        template = post.single if len(bodies) == 1 else post.pair
+        if template is None:
+            raise UnsupportedTokenizerJsonError(post.pair_problem, self.path)
+        trunc = self._truncation
+        if trunc is not None:
+            added = sum(len(p.ids) for p in template if p.sequence is None)
+            added = added if add_special_tokens and self._has_post else 0
+            if trunc["max_length"] < added:  # tokenizers does something else: not implemented
+                raise UnsupportedTokenizerJsonError(
+                    f"truncation.max_length={trunc['max_length']} below the {added} special "
+                    "tokens added",
+                    self.path,
+                )
+            second = encs[1] if len(encs) > 1 else None
+            first, second = _truncate_pair(encs[0], second, trunc, trunc["max_length"] - added)
+            encs = [first] if second is None else [first, second]
+        if not self._has_post:
+            result = encs[0]
+            if len(encs) > 1:
+                result = _raw(self, ([], [], [], []), [], [])
+                for i, enc in enumerate(encs):
+                    enc._ranges[i] = (0, len(enc.ids))
+                    _merge_with(result, enc)
+        else:
+            for i, enc in enumerate(encs):
+                for part in (enc, *enc._overflowing):
+                    part._ranges = {i: (0, len(part.ids))}
+                    if post.trim_offsets:
+                        part._offsets = trim_offsets(
+                            part.tokens, part.offsets, post.add_prefix_space
+                        )
+            result = _raw(self, ([], [], [], []), [], [])
+            for piece in template:
+                if piece.sequence is None:
+                    if add_special_tokens:
+                        n = len(piece.ids)
+                        body: _Body = (
+                            list(piece.ids),
+                            list(piece.tokens),
+                            [(0, 0)] * n,
+                            [None] * n,
+                        )
+                        _merge_with(result, _raw(self, body, [piece.type_id] * n, [1] * n))
+                    continue
+                if piece.sequence >= len(encs):  # the single template names only $A
+                    continue
+                enc = encs[piece.sequence]
+                enc._type_ids = [piece.type_id] * len(enc.ids)
+                enc._ranges[piece.sequence] = (0, len(enc.ids))
+                _merge_with(result, _copy(enc))
+        pad = self._padding
+        if pad is not None:
+            length = len(result.ids) if pad["length"] is None else pad["length"]
+            _pad(result, _pad_length(length, pad), pad)
+        return result
 
     def _body(
         self,
@@ -594,27 +789,29 @@ class Tokenizer:
         is_pretokenized: bool,
         done: Iterator[_Done] | None,
         use_native: bool,
-    ) -> tuple[list[int], list[str], list[Span]]:
+        trim: bool = True,
+    ) -> _Body:
         """One sequence without the post-processor's tokens (offsets trimmed as its
-        ``ByteLevel`` trims them: after the words are joined)."""
+        ``ByteLevel`` trims them: after the words are joined); pre-tokenized, word ``i``'s
+        tokens are word ``i``."""
         if not is_pretokenized:
-            enc = self._encode(_text(value, argument), False, _next(done), use_native)
-            return enc.ids, enc.tokens, enc.offsets
+            enc = self._encode(_text(value, argument), False, _next(done), use_native, trim)
+            return enc.ids, enc.tokens, enc.offsets, enc.word_ids
         ids: list[int] = []
         tokens: list[str] = []
         offsets: list[Span] = []
-        for word in _words(value, argument):
+        words: list[int | None] = []
+        for i, word in enumerate(_words(value, argument)):
             enc = self._encode(word, False, _next(done), use_native, trim=False)
             ids += enc.ids
             tokens += enc.tokens
             offsets += enc.offsets
-        if self._post.trim_offsets:
+            words += [i] * len(enc.ids)
+        if self._post.trim_offsets and trim:
             offsets = trim_offsets(tokens, offsets, self._post.add_prefix_space)
-        return ids, tokens, offsets
+        return ids, tokens, offsets, words
 
-    def _assemble(
-        self, bodies: list[tuple[list[int], list[str], list[Span]]], add_special_tokens: bool
-    ) -> Encoding:
+    def _assemble(self, bodies: list[_Body], add_special_tokens: bool) -> Encoding:
         """The post-processor's template (single or pair) filled with the sequences."""
         post = self._post
         template = post.single if len(bodies) == 1 else post.pair
@@ -625,7 +822,8 @@ class Tokenizer:
         offsets: list[Span] = []
         type_ids: list[int] = []
         special: list[int] = []
-        sequence_ids: list[int | None] = []
+        words: list[int | None] = []
+        ranges: dict[int, Span] = {}
         for piece in template:
             if piece.sequence is None:
                 if add_special_tokens:
@@ -635,23 +833,22 @@ class Tokenizer:
                     offsets += [(0, 0)] * n
                     special += [1] * n
                     type_ids += [piece.type_id] * n
-                    sequence_ids += [None] * n
+                    words += [None] * n
                 continue
             if piece.sequence >= len(bodies):  # the single template names only $A
                 continue
-            body_ids, body_tokens, body_offsets = bodies[piece.sequence]
+            body_ids, body_tokens, body_offsets, body_words = bodies[piece.sequence]
             n = len(body_ids)
+            ranges[piece.sequence] = (len(ids), len(ids) + n)
             ids += body_ids
             tokens += body_tokens
             offsets += body_offsets
             special += [0] * n
             type_ids += [piece.type_id] * n
-            sequence_ids += [piece.sequence] * n
-        named = {p.sequence for p in template if p.sequence is not None}
-        n_sequences = len(named & set(range(len(bodies)))) or 1
-        return Encoding(
-            self, ids, special, None, tokens, offsets, type_ids, sequence_ids, n_sequences
-        )
+            words += body_words
+        if len(bodies) == 1 and not self._has_post:
+            ranges = {}  # tokenizers: one sequence without a post-processor has no range
+        return Encoding(self, ids, special, None, tokens, offsets, type_ids, words, ranges)
 
     def _single_type_ids(self, n_body: int, add_special_tokens: bool) -> list[int] | None:
         """The single template's type ids (``None``: all 0)."""
@@ -710,22 +907,28 @@ class Tokenizer:
                 special,
                 plan=[("pre", n_pre, int(trim)), *plan],
                 type_ids=self._single_type_ids(n_body, add_special_tokens),
+                ranges=self._single_ranges(n_pre, n_body),
             )
         tokens: list[str] = []
         offsets: list[Span] = []
+        words: list[int | None] = [None] * n_pre
         if add_special_tokens:
             tokens.extend(t for _, t in post.prefix)
             offsets.extend((0, 0) for _ in post.prefix)
+        word = 0
         for s, e, added in segments:
             if added is not None:
                 ids.append(added.id)
                 tokens.append(sequence[s:e])
                 offsets.append((s, e))
+                words.append(word)
+                word += 1
                 continue
-            a, b, c = self._encode_piece_list(Piece(sequence[s:e], s))
+            (a, b, c, d), word = self._encode_piece_list(Piece(sequence[s:e], s), word)
             ids.extend(a)
             tokens.extend(b)
             offsets.extend(c)
+            words.extend(d)
         n_body = len(ids) - n_pre
         if post.trim_offsets and trim:
             offsets[n_pre:] = trim_offsets(tokens[n_pre:], offsets[n_pre:], post.add_prefix_space)
@@ -733,9 +936,35 @@ class Tokenizer:
             ids.extend(i for i, _ in post.suffix)
             tokens.extend(t for _, t in post.suffix)
             offsets.extend((0, 0) for _ in post.suffix)
+        words += [None] * n_suf
         special = [1] * n_pre + [0] * n_body + [1] * n_suf
         type_ids = self._single_type_ids(n_body, add_special_tokens)
-        return Encoding(self, ids, special, None, tokens, offsets, type_ids)
+        ranges = self._single_ranges(n_pre, n_body)
+        return Encoding(self, ids, special, None, tokens, offsets, type_ids, words, ranges)
+
+    def _single_ranges(self, n_pre: int, n_body: int) -> dict[int, Span]:
+        """One sequence's range: its tokens, when there is a post-processor (``tokenizers``
+        gives it none without)."""
+        return {0: (n_pre, n_pre + n_body)} if self._has_post else {}
+
+    def _plan_words(self, plan: list[tuple[str, int, int]], ids: list[int]) -> list[int | None]:
+        """Words of a natively encoded text: each added token is a word, and each piece of
+        the pre-tokenizer (run in Python on the segment) is one, whose tokens are those
+        its bytes hold (the tokens' bytes walk the pieces')."""
+        (_, n_pre, _), *rest = plan
+        words: list[int | None] = [None] * n_pre
+        lengths = self._byte_lengths
+        k, word = n_pre, 0
+        for text, start, count in rest:
+            if not text:  # an added token
+                words.append(word)
+                word, k = word + 1, k + 1
+                continue
+            pieces = [len(p.text.encode("utf-8")) for p in self._pre.run([Piece(text, start)])]
+            pieces = [n for n in pieces if n]
+            words += _token_words(pieces, [lengths[i] for i in ids[k : k + count]], word)
+            word, k = word + len(pieces), k + count
+        return words + [None] * (len(ids) - k)
 
     def _encode_native(self, text: str) -> list[int]:
         merger = self._merger
@@ -793,11 +1022,86 @@ class Tokenizer:
             done = self._native_batch(texts)
             if done is not None:
                 it = iter(done)
-                return [
-                    self._encode_input(a, b, is_pretokenized, add_special_tokens, it)
-                    for a, b in items
-                ]
-        return [self.encode(a, b, is_pretokenized, add_special_tokens) for a, b in items]
+                return self._pad_batch(
+                    [
+                        self._encode_input(a, b, is_pretokenized, add_special_tokens, it)
+                        for a, b in items
+                    ]
+                )
+        return self._pad_batch(
+            [self.encode(a, b, is_pretokenized, add_special_tokens) for a, b in items]
+        )
+
+    def _pad_batch(self, encodings: list[Encoding]) -> list[Encoding]:
+        """``tokenizers``' ``pad_encodings``: every encoding padded to ``length`` or to the
+        longest of the batch, rounded up to ``pad_to_multiple_of``."""
+        pad = self._padding
+        if pad is not None and encodings:
+            length = pad["length"]
+            if length is None:
+                length = max(len(e.ids) for e in encodings)
+            for enc in encodings:
+                _pad(enc, _pad_length(length, pad), pad)
+        return encodings
+
+    # ------------------------------------------------------------------ padding, truncation
+    def enable_padding(
+        self,
+        direction: str = "right",
+        pad_id: int = 0,
+        pad_type_id: int = 0,
+        pad_token: str = "[PAD]",
+        length: int | None = None,
+        pad_to_multiple_of: int | None = None,
+    ) -> None:
+        """``tokenizers``' ``Tokenizer.enable_padding``: pad every encoding to ``length``
+        (``None``: a batch to its longest) rounded up to ``pad_to_multiple_of``, on the
+        ``direction`` side, with ``pad_id``/``pad_token``/``pad_type_id``."""
+        self._padding = padding_params(
+            direction, pad_id, pad_type_id, pad_token, length, pad_to_multiple_of
+        )
+
+    def no_padding(self) -> None:
+        """``tokenizers``' ``Tokenizer.no_padding``."""
+        self._padding = None
+
+    @property
+    def padding(self) -> dict[str, Any] | None:
+        """``tokenizers``' ``Tokenizer.padding``: the padding parameters (a copy), or
+        ``None``."""
+        return None if self._padding is None else dict(self._padding)
+
+    def enable_truncation(
+        self,
+        max_length: int,
+        stride: int = 0,
+        strategy: str = "longest_first",
+        direction: str = "right",
+    ) -> None:
+        """``tokenizers``' ``Tokenizer.enable_truncation``: cut to ``max_length`` tokens
+        (special tokens included), the rest in ``Encoding.overflowing`` (windows overlapping
+        by ``stride``), ``strategy`` ``longest_first``/``only_first``/``only_second``,
+        ``direction`` the side cut off."""
+        params = truncation_params(max_length, stride, strategy, direction)
+        added = sum(len(p.ids) for p in self._post.single if p.sequence is None)
+        added = added if self._has_post else 0
+        if params["max_length"] - added < params["stride"]:
+            raise InvalidArgumentError(
+                "stride",
+                f"{params['stride']} must be less than the max length less the {added} special "
+                f"tokens ({params['max_length'] - added})",
+            )
+        self._truncation = params
+
+    def no_truncation(self) -> None:
+        """``tokenizers``' ``Tokenizer.no_truncation``."""
+        self._truncation = None
+
+    @property
+    def truncation(self) -> dict[str, Any] | None:
+        """``tokenizers``' ``Tokenizer.truncation``: the truncation parameters (a copy), or
+        ``None``."""
+        return None if self._truncation is None else dict(self._truncation)
 
     def _native_batch(self, texts: list[str]) -> list[_Done] | None:
         """Each text cut at added tokens, the ordinary segments encoded in one native batch
@@ -1020,6 +1324,23 @@ def _token_spans(piece: Piece, byte_lengths: Sequence[int]) -> list[Span]:
     return out
 
 
+def _token_words(pieces: Sequence[int], tokens: Sequence[int], first: int) -> list[int | None]:
+    """The word of each token, given the pieces' and the tokens' byte lengths (the tokens
+    of a piece are consecutive and fill it), the pieces being words ``first``,
+    ``first + 1``..."""
+    out: list[int | None] = []
+    word, left = first, pieces[0] if pieces else 0
+    index = 0
+    for n in tokens:
+        while left <= 0 and index + 1 < len(pieces):
+            index += 1
+            word += 1
+            left = pieces[index]
+        out.append(word)
+        left -= n
+    return out
+
+
 def _without_ids(vocab: Mapping[str, int], added: Sequence[AddedToken]) -> dict[str, int]:
     """``vocab`` without the entries whose id is an added token's (a copy, then the added
     tokens' own entries deleted; an entry of another text with such an id: filtered)."""
@@ -1172,6 +1493,278 @@ def rank_plan(tok: Tokenizer) -> RankPlan | None:
     if proven is not None:
         return RankPlan(ranks, step.pattern, f"the merges recovered from {proven}", proven)
     return RankPlan(ranks, step.pattern, "every split of every token, in id order")
+
+
+# ---------------------------------------------------------------------- padding, truncation
+_DIRECTIONS = ("right", "left")
+_STRATEGIES = ("longest_first", "only_first", "only_second")
+_JSON_STRATEGIES = {"LongestFirst": "longest_first", "OnlyFirst": "only_first",
+                    "OnlySecond": "only_second"}  # fmt: skip
+
+
+def _choice(value: Any, argument: str, choices: Sequence[str]) -> str:
+    """A str argument among ``choices`` (``tokenizers``: ``ValueError`` naming them)."""
+    if value not in choices or not isinstance(value, str):
+        raise InvalidArgumentError(argument, f"must be one of {', '.join(choices)}, not {value!r}")
+    return value
+
+
+def _count(value: Any, argument: str, optional: bool = False) -> int | None:
+    """A non-negative ``int`` argument (``None`` allowed when ``optional``)."""
+    if value is None and optional:
+        return None
+    return _index(value, argument)
+
+
+def padding_params(
+    direction: Any = "right",
+    pad_id: Any = 0,
+    pad_type_id: Any = 0,
+    pad_token: Any = "[PAD]",
+    length: Any = None,
+    pad_to_multiple_of: Any = None,
+) -> dict[str, Any]:
+    """``tokenizers``' ``Tokenizer.padding`` dict for ``enable_padding``'s arguments
+    (``length`` ``None``: the longest of the batch)."""
+    if not isinstance(pad_token, str):
+        raise InvalidTypeError("pad_token", f"must be a str, not {type(pad_token).__name__}")
+    return {
+        "length": _count(length, "length", True),
+        "pad_to_multiple_of": _count(pad_to_multiple_of, "pad_to_multiple_of", True),
+        "pad_id": _index(pad_id, "pad_id", 2**32),
+        "pad_token": pad_token,
+        "pad_type_id": _index(pad_type_id, "pad_type_id", 2**32),
+        "direction": _choice(direction, "direction", _DIRECTIONS),
+    }
+
+
+def truncation_params(
+    max_length: Any, stride: Any = 0, strategy: Any = "longest_first", direction: Any = "right"
+) -> dict[str, Any]:
+    """``tokenizers``' ``Tokenizer.truncation`` dict for ``enable_truncation``'s arguments."""
+    return {
+        "max_length": _index(max_length, "max_length"),
+        "stride": _index(stride, "stride"),
+        "strategy": _choice(strategy, "strategy", _STRATEGIES),
+        "direction": _choice(direction, "direction", _DIRECTIONS),
+    }
+
+
+def read_padding(spec: Any) -> dict[str, Any] | None:
+    """A ``tokenizer.json``'s ``padding`` (``null``: none) as :func:`padding_params`."""
+    if spec is None:
+        return None
+    if not isinstance(spec, dict):
+        raise MalformedTokenizerJsonError("padding must be an object")
+    strategy = spec.get("strategy", "BatchLongest")
+    if isinstance(strategy, dict) and set(strategy) == {"Fixed"}:
+        length = strategy["Fixed"]
+    elif strategy == "BatchLongest":
+        length = None
+    else:
+        raise MalformedTokenizerJsonError(f"padding.strategy {strategy!r:.60}")
+    try:
+        return padding_params(
+            str(spec.get("direction", "Right")).lower(),
+            spec.get("pad_id", 0),
+            spec.get("pad_type_id", 0),
+            spec.get("pad_token", "[PAD]"),
+            length,
+            spec.get("pad_to_multiple_of"),
+        )
+    except InvalidArgumentError as exc:
+        raise MalformedTokenizerJsonError(f"padding.{exc.argument}: {exc.message}") from None
+
+
+def read_truncation(spec: Any) -> dict[str, Any] | None:
+    """A ``tokenizer.json``'s ``truncation`` (``null``: none) as :func:`truncation_params`."""
+    if spec is None:
+        return None
+    if not isinstance(spec, dict):
+        raise MalformedTokenizerJsonError("truncation must be an object")
+    try:
+        return truncation_params(
+            spec.get("max_length"),
+            spec.get("stride", 0),
+            _JSON_STRATEGIES.get(spec.get("strategy", "LongestFirst"), spec.get("strategy")),
+            str(spec.get("direction", "Right")).lower(),
+        )
+    except InvalidArgumentError as exc:
+        raise MalformedTokenizerJsonError(f"truncation.{exc.argument}: {exc.message}") from None
+
+
+def _raw(
+    tok: Tokenizer,
+    body: _Body,
+    type_ids: list[int],
+    special: list[int],
+    ranges: dict[int, Span] | None = None,
+) -> Encoding:
+    """A materialized :class:`Encoding` (every field a list) of one body."""
+    ids, tokens, offsets, words = body
+    enc = Encoding(tok, ids, special, None, tokens, offsets, type_ids, words, ranges)
+    enc._attention = [1] * len(ids)
+    return enc
+
+
+def _slice(enc: Encoding, start: int, stop: int) -> Encoding:
+    """Tokens ``start:stop`` of a materialized encoding, without ranges or overflowing."""
+    out = _raw(
+        enc._tokenizer,
+        (enc.ids[start:stop], enc.tokens[start:stop], enc.offsets[start:stop],
+         enc.word_ids[start:stop]),
+        enc.type_ids[start:stop],
+        enc._special[start:stop],
+    )  # fmt: skip
+    out._attention = enc.attention_mask[start:stop]
+    return out
+
+
+def _copy(enc: Encoding) -> Encoding:
+    """A copy of a materialized encoding (overflowing copied too)."""
+    out = _slice(enc, 0, len(enc.ids))
+    out._ranges = dict(enc._ranges)
+    out._overflowing = [_copy(o) for o in enc._overflowing]
+    return out
+
+
+def _truncate(enc: Encoding, max_len: int, stride: int, direction: str) -> Encoding:
+    """``tokenizers``' ``Encoding::truncate``: the first window of ``max_len`` tokens (from
+    the right end with ``direction="left"``), the next windows (each ``stride`` tokens
+    into the previous) as its overflowing; ranges dropped."""
+    n = len(enc.ids)
+    if max_len >= n:
+        return enc
+    if max_len == 0:
+        out = _raw(enc._tokenizer, ([], [], [], []), [], [])
+        out._overflowing = [enc]
+        return out
+    if stride >= max_len:
+        raise InvalidArgumentError(
+            "stride", f"must be less than the length left for the sequence ({max_len})"
+        )
+    step = max_len - stride
+    parts: list[Span] = []
+    if direction == "right":
+        for start in range(0, n, step):
+            stop = min(start + max_len, n)
+            parts.append((start, stop))
+            if stop == n:
+                break
+    else:
+        for stop in range(n, 0, -step):
+            start = max(stop - max_len, 0)
+            parts.append((start, stop))
+            if start == 0:
+                break
+    out = _slice(enc, *parts[0])
+    out._overflowing = [_slice(enc, s, e) for s, e in parts[1:]]
+    return out
+
+
+def _truncate_pair(
+    first: Encoding, second: Encoding | None, params: Mapping[str, Any], max_length: int
+) -> tuple[Encoding, Encoding | None]:
+    """``tokenizers``' ``truncate_encodings``: longest first (a pair cut so the shorter keeps
+    what it can, else both to half), or only the first or the second sequence."""
+    stride, direction = params["stride"], params["direction"]
+    if max_length == 0:
+        first = _truncate(first, 0, stride, direction)
+        second = None if second is None else _truncate(second, 0, stride, direction)
+        return first, second
+    total = len(first.ids) + (0 if second is None else len(second.ids))
+    if total <= max_length:
+        return first, second
+    to_remove = total - max_length
+    strategy = params["strategy"]
+    if strategy == "longest_first":
+        if second is None:
+            return _truncate(first, max_length, stride, direction), None
+        n1, n2 = len(first.ids), len(second.ids)
+        swap = n1 > n2
+        if swap:
+            n1, n2 = n2, n1
+        n2 = n1 if n1 > max_length else max(n1, max_length - n1)
+        if n1 + n2 > max_length:
+            n1 = max_length // 2
+            n2 = n1 + max_length % 2
+        if swap:
+            n1, n2 = n2, n1
+        return _truncate(first, n1, stride, direction), _truncate(second, n2, stride, direction)
+    if strategy == "only_second" and second is None:
+        raise InvalidArgumentError("strategy", "only_second needs a pair (second sequence)")
+    target = first if strategy == "only_first" else second
+    assert target is not None
+    if len(target.ids) <= to_remove:
+        raise InvalidArgumentError(
+            "max_length", f"{strategy}: the sequence to truncate is too short to fit"
+        )
+    cut = _truncate(target, len(target.ids) - to_remove, stride, direction)
+    return (cut, second) if strategy == "only_first" else (first, cut)
+
+
+def _merge_with(enc: Encoding, other: Encoding) -> None:
+    """``tokenizers``' ``Encoding::merge_with`` (offsets not shifted): ``other`` appended,
+    its ranges shifted; the overflowing become every combination of each side's
+    overflowing with the other side (and with its overflowing)."""
+    overflowing = []
+    for mine in enc._overflowing:
+        joined = _copy(mine)
+        _merge_with(joined, _copy(other))
+        overflowing.append(joined)
+        for theirs in other._overflowing:
+            joined = _copy(mine)
+            _merge_with(joined, _copy(theirs))
+            overflowing.append(joined)
+    for theirs in other._overflowing:
+        joined = _copy(enc)
+        _merge_with(joined, _copy(theirs))
+        overflowing.append(joined)
+    n = len(enc.ids)
+    enc._ranges.update((k, (s + n, e + n)) for k, (s, e) in other._ranges.items())
+    enc.ids = enc.ids + other.ids
+    enc._type_ids = enc.type_ids + other.type_ids
+    enc._tokens = enc.tokens + other.tokens
+    enc._words = enc.word_ids + other.word_ids
+    enc._offsets = enc.offsets + other.offsets
+    enc._special = enc._special + other._special
+    enc._attention = enc.attention_mask + other.attention_mask
+    enc._overflowing = overflowing
+
+
+def _pad(enc: Encoding, length: int, params: Mapping[str, Any]) -> None:
+    """``tokenizers``' ``Encoding::pad``: the overflowing padded, then this encoding to
+    ``length`` with the pad token (attention 0, special 1, word ``None``; on the left, the
+    ranges shift)."""
+    for part in enc._overflowing:
+        _pad(part, length, params)
+    n = length - len(enc.ids)
+    if n <= 0:
+        return
+    pad_id, pad_type, pad_token = params["pad_id"], params["pad_type_id"], params["pad_token"]
+    fields = (
+        [pad_id] * n, [pad_type] * n, [pad_token] * n, [None] * n, [(0, 0)] * n, [1] * n,
+        [0] * n,
+    )  # fmt: skip
+    mine = (
+        enc.ids, enc.type_ids, enc.tokens, enc.word_ids, enc.offsets, enc._special,
+        enc.attention_mask,
+    )  # fmt: skip
+    if params["direction"] == "left":
+        joined = [p + m for p, m in zip(fields, mine, strict=True)]  # type: ignore[operator]
+        enc._ranges = {k: (s + n, e + n) for k, (s, e) in enc._ranges.items()}
+    else:
+        joined = [m + p for p, m in zip(fields, mine, strict=True)]  # type: ignore[operator]
+    (enc.ids, enc._type_ids, enc._tokens, enc._words, enc._offsets, enc._special,
+     enc._attention) = joined  # fmt: skip
+
+
+def _pad_length(length: int, params: Mapping[str, Any]) -> int:
+    """``length`` rounded up to ``pad_to_multiple_of`` (when set and not 0)."""
+    multiple = params["pad_to_multiple_of"]
+    if multiple and length % multiple:
+        length += multiple - length % multiple
+    return length
 
 
 __all__ = [
