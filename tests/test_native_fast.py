@@ -1,17 +1,18 @@
-"""The native engine's fast paths against independent oracles: the pre-tokenizers' ASCII fast
-path (``rust/src/unicode/ascii.rs``) against the spec mirror of the Lean machines
+"""The native engine's fast paths against independent oracles: the pre-tokenizers' byte-level
+fast path (``rust/src/unicode/ascii.rs``) against the spec mirror of the Lean machines
 (``spec.unicode.cl100k`` / ``o200k``), and the memo of short pieces (``ShortMemo`` in
 ``rust/src/engine.rs``) against brute-force rank BPE.
 
-``_native.pre_tokenize`` runs the fast path, which reads ASCII bytes through a class table and
-hands over to the mirror of the Lean machine where a byte of 128 or more could change the
-answer.  These tests aim at the places where the two meet: every string of up to three
-characters over one character of each ASCII class plus non-ASCII characters that continue an
-ASCII run (a letter, a mark, a digit, white space, the long s that folds to ``s`` after an
-apostrophe, invalid UTF-8); random ASCII-heavy texts of several lines (so that hand-overs end
-at the cut after a line and the fast path resumes); and slices of the corpora.  The class
-boundary probes of every class-boundary code point (``tests/test_native.py``) and the
-differential tests against tiktoken run through the fast path too.
+``_native.pre_tokenize`` runs the fast path, which reads the UTF-8 unit at its position as the
+mirror does (invalid and overlong units too) and all of its code point's classes from one
+table byte.  These tests aim at the branches' edges: every string of up to three characters
+over one character of each ASCII class plus non-ASCII characters that continue an ASCII run (a
+letter, a mark, a digit, white space, the long s that folds to ``s`` after an apostrophe, a
+CJK letter), alone and beside units that are not UTF-8 (a lone byte, a unit cut short,
+overlong ``"\\n"``, ``'`` and ``/``, which the mirror decodes to those code points); random
+ASCII-heavy texts of several lines; and slices of the corpora.  The class boundary probes of
+every class-boundary code point (``tests/test_native.py``) and the differential tests against
+tiktoken run through the fast path too.
 """
 
 from __future__ import annotations
@@ -77,14 +78,22 @@ def short_strings() -> list[str]:
 @pytest.mark.parametrize("name", SPEC)
 def test_every_short_string_vs_spec(name, tally):
     """The strings of :func:`short_strings`, alone, followed by a byte that is not UTF-8,
-    and after the lead byte of a three-byte unit (which takes the next two bytes, a newline
-    too, into one unit that is not a character)."""
+    after the lead byte of a three-byte unit (which takes the next two bytes, a newline too,
+    into one unit that is not a character), and beside overlong units of ``"\\n"``, ``'`` and
+    ``/`` and a two-byte unit cut short by the end."""
     spec = SPEC[name]
     wrong = []
     count = 0
     for text in short_strings():
         data = text.encode()
-        for d in (data, data + b"\xff", b"\xe0" + data):
+        for d in (
+            data,
+            data + b"\xff",
+            b"\xe0" + data,
+            data + b"\xc0\x8a",
+            b"\xc0\xa7" + data,
+            data + b"\xc0\xaf\xe4\xb8",
+        ):
             count += 1
             if chunks(name, d) != spec(d):
                 wrong.append(d)
@@ -112,8 +121,7 @@ def test_ascii_heavy_text_vs_spec(name, text):
 @settings(max_examples=50, deadline=None)
 @given(lines=st.lists(st.sampled_from(["x = 1", "  déf f(a):", "Ab'll 12345", "\t\u00a0 ", ""])))
 def test_lines_vs_spec(name, lines):
-    """Lines with and without non-ASCII characters, so that hand-overs to the mirror end at a
-    cut ("\\n" then a letter or digit) and the fast path resumes."""
+    """Lines with and without non-ASCII characters."""
     data = "\n".join(lines).encode()
     assert chunks(name, data) == SPEC[name](data)
 

@@ -33,7 +33,7 @@ impl PreTokenizer {
     }
 
     /// Each chunk of `data`, as a byte range, to `emit` (cl100k_base and o200k_base: by the
-    /// ASCII fast path of [`ascii`], which hands over to the mirror where it is undecided).
+    /// byte-level fast path of [`ascii`], the mirror's chunks without its code-point arrays).
     pub fn split(self, data: &[u8], emit: impl FnMut(std::ops::Range<usize>)) {
         match self {
             Self::Cl100k => ascii::pre_tokenize_cl100k_fast(data, emit),

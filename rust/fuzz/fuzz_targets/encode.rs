@@ -3,9 +3,9 @@
 //!
 //! * the pre-tokenizer's chunks partition the input (consecutive, non-empty, covering it),
 //!   on any bytes, invalid UTF-8 included (Lean: `flatten_preTokenizeCl100k` and friends),
-//!   and the ASCII fast path's chunks are the mirror's;
+//!   and the byte-level fast path's chunks are the mirror's;
 //! * `Engine::encode_ordinary` never panics, its ids decode back to the input bytes, and they
-//!   are the mirror's chunks each merged by `bpe_heap` (so the ASCII fast path, the piece
+//!   are the mirror's chunks each merged by `bpe_heap` (so the byte-level fast path, the piece
 //!   memos, the pair table and the rank index are checked against code that uses none of
 //!   them); the rank index looks up every short substring as the table does;
 //! * the merge algorithms (`bpe_scan`, `bpe_heap`, `bpe_buckets`, and `bpe_ranks_with` with
@@ -102,7 +102,7 @@ fuzz_target!(|input: &[u8]| {
     let (mut fast, mut mirror) = (Vec::new(), Vec::new());
     pre.split(data, |range| fast.push(range));
     pre.split_mirror(data, |range| mirror.push(range));
-    assert_eq!(fast, mirror, "the ASCII fast path splits as the mirror");
+    assert_eq!(fast, mirror, "the fast path splits as the mirror");
 
     let ids = table
         .engine

@@ -1,33 +1,33 @@
-//! ASCII fast paths of the cl100k_base and o200k_base pre-tokenizers (no Lean counterpart: an
-//! implementation of the same functions, beside the mirrors, which stay as they are).
+//! Byte-level fast paths of the cl100k_base and o200k_base pre-tokenizers (no Lean
+//! counterpart: an implementation of the same functions, beside the mirrors, which stay as they
+//! are).
 //!
 //! The mirrors ([`super::cl100k::next_chunk_len`], [`super::o200k::next_chunk_len`]) decode
-//! every block into code points and try the branches one by one.  On ASCII the same branches
-//! can read the bytes directly, through one table of class bits per byte, [`CLASSES`],
-//! computed at compile time from the generated class ranges (so it is the class functions'
-//! answer on every byte below 128, by construction; `test_ascii_classes` in this file and
-//! `tests/test_native_ascii.py` check it too).
+//! every block into a vector of code points and try the branches one by one, each class test a
+//! table or range lookup of its own.  [`cl100k_chunk`] and [`o200k_chunk`] are the same
+//! branches, in the same order and with the same structure, on the bytes: they read the UTF-8
+//! unit at a position as the mirror does (its length [`utf8_len`], cut short by the end of the
+//! data, and its code point [`unit_code_point`], so invalid and overlong units too), and all the
+//! classes the branches test of that code point at once, from one byte of [`class_bits`]
+//! (a table over the Basic Multilingual Plane computed on first use from the mirror's own class
+//! functions; the code points above it through those functions).  Lengths are in bytes where
+//! the mirror's are in code points: a run of `n` units is the sum of their lengths, "one code
+//! point less" is the run up to the start of its last unit.  So each gives the mirror's
+//! `nextChunkLen` at every position, in bytes (`test_every_short_string` and
+//! `test_every_code_point_in_contexts` in this file, `tests/test_native_fast.py` against the
+//! spec mirror).
 //!
-//! [`cl100k_chunk`] and [`o200k_chunk`] are the branches of `nextChunkLen` on bytes, in the
-//! same order and with the same structure, and give `None` ("undecided") as soon as their
-//! answer would depend on a byte of 128 or more, whose code point they do not read: a run of
-//! a class that stops at such a byte, the byte after an apostrophe, a chunk that starts there.
-//! Where they give `Some(n)` every byte they read is ASCII, and for ASCII code points every
-//! class test is the table's, so `n` is the mirror's `nextChunkLen`.
-//!
-//! [`pre_tokenize_fast`] runs them and hands over to the mirror where they are undecided.
-//! Two facts make that exact:
-//! * the mirror's chunk at a position depends only on the text from there (Lean's
-//!   `nextChunkLen` takes the rest of the list; a chunk boundary is a UTF-8 unit boundary,
-//!   and the units of a suffix that starts at a unit boundary are the suffix of the units);
-//! * a `"\n"` followed by an ASCII letter or digit ends a chunk of both patterns, whatever
-//!   follows (the cut of [`crate::engine::text_blocks`]), so the mirror can run on the text
-//!   from the undecided position to such a cut, and the fast path go on from the cut.
+//! A chunk boundary is a unit boundary, and the mirror's chunk at a position depends only on
+//! the text from there (Lean's `nextChunkLen` takes the rest of the list; the units of a suffix
+//! that starts at a unit boundary are the suffix of the units), so the splitting loop
+//! [`pre_tokenize_fast`] is the mirror's `splitUnits` on bytes.
 
-use super::pretokenize::{pre_tokenize_with, utf8_len};
+use super::o200k::{is_lower_class, is_upper_class};
+use super::pretokenize::{fold_case, is_newline, is_punct, unit_code_point, utf8_len};
 use super::range_tree::ascii_mask;
-use super::tables::CLASS_RANGES;
+use super::tables::{is_l, is_n, is_white_space, CLASS_RANGES};
 use std::ops::Range;
+use std::sync::OnceLock;
 
 /// `\p{L}`.
 pub const L: u8 = 1;
@@ -41,9 +41,10 @@ pub const NL: u8 = 8;
 pub const UPPER: u8 = 16;
 /// o200k's `W = [\p{Ll}\p{Lm}\p{Lo}\p{M}]`.
 pub const LOWER: u8 = 32;
-/// `[^\s\p{L}\p{N}]` on ASCII.
+/// `[^\s\p{L}\p{N}]`.
 pub const PUNCT: u8 = 64;
-/// A byte of 128 or more: not a code point on its own, never decided here.
+/// In [`CLASSES`], a byte of 128 or more: the first byte of a unit whose code point is read
+/// from the unit (never in [`class_bits`]).
 pub const HIGH: u8 = 128;
 
 const fn has(mask: u128, b: usize) -> bool {
@@ -91,305 +92,416 @@ const fn classes() -> [u8; 256] {
     table
 }
 
-/// The class bits of every byte (bytes of 128 or more: [`HIGH`] alone).
+/// The class bits of every byte, computed at compile time from the generated class ranges
+/// (bytes of 128 or more: [`HIGH`] alone).  Below 128 the same as [`class_bits`]
+/// (`test_classes` in this file).
 pub static CLASSES: [u8; 256] = classes();
 
-/// The class bits of `s[k]`.
-#[inline(always)]
-fn class(s: &[u8], k: usize) -> u8 {
-    CLASSES[s[k] as usize]
+/// The class bits of code point `cp`, from the mirror's class functions
+/// ([`is_l`], [`is_n`], [`is_white_space`], [`is_newline`], [`is_upper_class`],
+/// [`is_lower_class`], [`is_punct`]).
+pub fn class_bits(cp: u32) -> u8 {
+    let mut c = 0;
+    for (yes, bit) in [
+        (is_l(cp), L),
+        (is_n(cp), N),
+        (is_white_space(cp), WS),
+        (is_newline(cp), NL),
+        (is_upper_class(cp), UPPER),
+        (is_lower_class(cp), LOWER),
+        (is_punct(cp), PUNCT),
+    ] {
+        if yes {
+            c |= bit;
+        }
+    }
+    c
 }
 
-/// `[^\r\n\p{L}\p{N}]` on an ASCII byte's bits.
+const BMP: usize = 0x10000;
+
+/// [`class_bits`] of every code point below U+10000 (64 KiB, built on first use).
+pub fn bmp_classes() -> &'static [u8; BMP] {
+    static TABLE: OnceLock<Box<[u8; BMP]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = Box::new([0u8; BMP]);
+        for (cp, c) in t.iter_mut().enumerate() {
+            *c = class_bits(cp as u32);
+        }
+        t
+    })
+}
+
+/// The data with the class table: the units of `s`, each with its code point and class bits.
+#[derive(Clone, Copy)]
+struct Text<'a> {
+    s: &'a [u8],
+    t: &'static [u8; BMP],
+}
+
+impl Text<'_> {
+    /// The code point, class bits and length of the unit at `k < s.len()` (the mirror's
+    /// `utf8Units` and `unitCodePoint`).
+    #[inline(always)]
+    fn unit(self, k: usize) -> (u32, u8, usize) {
+        let b = self.s[k];
+        let c = CLASSES[b as usize];
+        if c & HIGH == 0 {
+            (u32::from(b), c, 1)
+        } else {
+            self.wide(k)
+        }
+    }
+
+    /// [`Text::unit`] for a first byte of 128 or more.
+    #[inline(never)]
+    fn wide(self, k: usize) -> (u32, u8, usize) {
+        let b = |j: usize| u32::from(self.s[k + j]);
+        let n = utf8_len(self.s[k]);
+        // unitCodePoint of a whole unit, written out; a unit cut short by the end of the data
+        // through the function itself
+        let (cp, n) = match n {
+            2 if k + 2 <= self.s.len() => ((b(0) % 32) * 64 + b(1) % 64, 2),
+            3 if k + 3 <= self.s.len() => ((b(0) % 16) * 4096 + (b(1) % 64) * 64 + b(2) % 64, 3),
+            _ => {
+                let n = n.min(self.s.len() - k);
+                (unit_code_point(&self.s[k..k + n]), n)
+            }
+        };
+        let c = match self.t.get(cp as usize) {
+            Some(&c) => c,
+            None => class_bits(cp),
+        };
+        (cp, c, n)
+    }
+
+    /// The bytes of the run of units from `i` whose class has a bit of `mask` (the mirror's
+    /// `runLength`).
+    #[inline(always)]
+    fn run(self, i: usize, mask: u8) -> usize {
+        let mut j = i;
+        while j < self.s.len() {
+            let c = CLASSES[self.s[j] as usize];
+            if c & mask != 0 {
+                j += 1;
+                continue;
+            }
+            if c & HIGH == 0 {
+                break;
+            }
+            let (_, c, n) = self.wide(j);
+            if c & mask == 0 {
+                break;
+            }
+            j += n;
+        }
+        j - i
+    }
+
+    /// The bytes of the run of units from `i` whose code point is in `set` (the mirror's
+    /// `runLength` of o200k's `[\r\n/]`: an overlong unit can be one of them).
+    #[inline]
+    fn run_of(self, i: usize, set: &[u32]) -> usize {
+        let mut j = i;
+        while j < self.s.len() {
+            let (cp, _, n) = self.unit(j);
+            if !set.contains(&cp) {
+                break;
+            }
+            j += n;
+        }
+        j - i
+    }
+
+    /// `'(?i:[sdmt]|ll|ve|re)` at `i` in bytes, 0 if none (the mirror's `matchContraction`).
+    #[inline]
+    fn contraction(self, i: usize) -> usize {
+        let len = self.s.len();
+        if i >= len || self.s[i] < 128 && self.s[i] != b'\'' {
+            return 0;
+        }
+        let (a, _, n1) = self.unit(i);
+        if a != 39 || i + n1 >= len {
+            return 0;
+        }
+        let (b, _, n2) = self.unit(i + n1);
+        let c = fold_case(b);
+        if matches!(c, 115 | 100 | 109 | 116) {
+            return n1 + n2; // s d m t
+        }
+        if i + n1 + n2 < len {
+            let (d, _, n3) = self.unit(i + n1 + n2);
+            if matches!((c, fold_case(d)), (108, 108) | (118, 101) | (114, 101)) {
+                return n1 + n2 + n3; // ll ve re
+            }
+        }
+        0
+    }
+
+    /// `\p{N}{1,3}` in bytes (the mirror's `matchDigits`).
+    #[inline]
+    fn digits(self, i: usize) -> usize {
+        let mut j = i;
+        for _ in 0..3 {
+            if j >= self.s.len() {
+                break;
+            }
+            let (_, c, n) = self.unit(j);
+            if c & N == 0 {
+                break;
+            }
+            j += n;
+        }
+        j - i
+    }
+
+    /// The white-space run from `i` (at least one unit): its end, the start of its last unit,
+    /// and one past its last `[\r\n]` (`i` if none; the mirror's `lastNewlineEnd`).
+    #[inline]
+    fn white_space(self, i: usize) -> (usize, usize, usize) {
+        let (mut j, mut last, mut nl) = (i, i, i);
+        while j < self.s.len() {
+            let (_, c, n) = self.unit(j);
+            if c & WS == 0 {
+                break;
+            }
+            last = j;
+            j += n;
+            if c & NL != 0 {
+                nl = j;
+            }
+        }
+        (j, last, nl)
+    }
+
+    /// o200k's `casedCore` (`U*W+`) at `i`.
+    #[inline(always)]
+    fn cased_core(self, i: usize) -> usize {
+        if i < self.s.len() && CLASSES[self.s[i] as usize] & (UPPER | HIGH) == 0 {
+            return self.run(i, LOWER); // no U run: W+ or nothing
+        }
+        // the U run, and one past its last W unit (lastLowerEnd over the run) on the way
+        let (mut j, mut end) = (i, i);
+        while j < self.s.len() {
+            let (_, c, n) = self.unit(j);
+            if c & UPPER == 0 {
+                break;
+            }
+            j += n;
+            if c & LOWER != 0 {
+                end = j;
+            }
+        }
+        let w = self.run(j, LOWER);
+        if w != 0 {
+            return j - i + w;
+        }
+        end - i
+    }
+
+    /// o200k's `upperCore` (`U+W*`) at `i`.
+    #[inline(always)]
+    fn upper_core(self, i: usize) -> usize {
+        let u = self.run(i, UPPER);
+        if u == 0 {
+            return 0;
+        }
+        u + self.run(i + u, LOWER)
+    }
+
+    /// o200k's core `U*W+` ([`Text::cased_core`]) if `CASED`, else `U+W*`
+    /// ([`Text::upper_core`]).
+    #[inline(always)]
+    fn core<const CASED: bool>(self, i: usize) -> usize {
+        if CASED {
+            self.cased_core(i)
+        } else {
+            self.upper_core(i)
+        }
+    }
+
+    /// o200k's `withContraction (withLead core)`: `[^\r\n\p{L}\p{N}]?` core `C?` at `i`
+    /// (the core of [`Text::core`]), with `c` and `n0` the class and length of the unit at `i`.
+    #[inline(always)]
+    fn word<const CASED: bool>(self, i: usize, c: u8, n0: usize) -> usize {
+        let core = Self::core::<CASED>;
+        let mut n = 0;
+        if is_lead(c) {
+            n = core(self, i + n0);
+            if n != 0 {
+                n += n0;
+            }
+        }
+        if n == 0 {
+            n = core(self, i);
+        }
+        if n == 0 {
+            return 0;
+        }
+        n + self.contraction(i + n)
+    }
+}
+
+/// `[^\r\n\p{L}\p{N}]` on a unit's class bits.
 #[inline(always)]
 fn is_lead(c: u8) -> bool {
-    c & (NL | L | N | HIGH) == 0
+    c & (NL | L | N) == 0
 }
 
-/// The run of bytes from `i` whose class has a bit of `mask` (the mirror's `runLength`);
-/// `None` if it stops at a byte of 128 or more (whose code point might go on with the run).
-#[inline(always)]
-fn run(s: &[u8], i: usize, mask: u8) -> Option<usize> {
-    let mut j = i;
-    while j < s.len() {
-        let c = class(s, j);
-        if c & mask == 0 {
-            if c & HIGH != 0 {
-                return None;
-            }
-            break;
-        }
-        j += 1;
-    }
-    Some(j.saturating_sub(i))
-}
-
-/// The run from `i` of the bytes in `set`, a set of ASCII bytes that no other code point
-/// belongs to (`[\r\n]`, `[\r\n/]`): decided on any byte.
-#[inline(always)]
-fn run_of(s: &[u8], i: usize, set: &[u8]) -> usize {
-    let mut j = i;
-    while j < s.len() && set.contains(&s[j]) {
-        j += 1;
-    }
-    j.saturating_sub(i)
-}
-
-/// `'(?i:[sdmt]|ll|ve|re)` (the mirror's `matchContraction`; U+017F folds to `s`, so a byte
-/// of 128 or more after the apostrophe is undecided).
+/// cl100k_base's `nextChunkLen` at `i < s.len()`, in bytes.
 #[inline]
-fn contraction(s: &[u8], i: usize) -> Option<usize> {
-    if i + 1 < s.len() && s[i] == b'\'' {
-        if s[i + 1] >= 128 {
-            return None;
-        }
-        let c = s[i + 1].to_ascii_lowercase();
-        if matches!(c, b's' | b'd' | b'm' | b't') {
-            return Some(2);
-        }
-        if i + 2 < s.len() {
-            if s[i + 2] >= 128 {
-                return None;
-            }
-            let d = s[i + 2].to_ascii_lowercase();
-            if matches!((c, d), (b'l', b'l') | (b'v', b'e') | (b'r', b'e')) {
-                return Some(3);
-            }
-        }
-    }
-    Some(0)
-}
-
-/// `\p{N}{1,3}` (the mirror's `matchDigits`).
-#[inline]
-fn digits(s: &[u8], i: usize) -> Option<usize> {
-    let mut k = 0;
-    while k < 3 && i + k < s.len() {
-        let c = class(s, i + k);
-        if c & N == 0 {
-            if c & HIGH != 0 {
-                return None;
-            }
-            break;
-        }
-        k += 1;
-    }
-    Some(k)
-}
-
-/// One past the last `[\r\n]` among the `n` bytes from `i`, or 0 (`lastNewlineEnd`).
-#[inline]
-fn last_newline_end(s: &[u8], i: usize, n: usize) -> usize {
-    s[i..i + n]
-        .iter()
-        .rposition(|&b| b == b'\n' || b == b'\r')
-        .map_or(0, |k| k + 1)
-}
-
-/// cl100k_base's `nextChunkLen` at `i < s.len()` on bytes, `None` where it is undecided.
-pub fn cl100k_chunk(s: &[u8], i: usize) -> Option<usize> {
-    let c = class(s, i);
-    if c & HIGH != 0 {
-        return None;
-    }
+fn cl100k_at(t: Text, i: usize) -> usize {
+    let (cp, c, n0) = t.unit(i);
     // '(?i:[sdmt]|ll|ve|re)
-    if s[i] == b'\'' {
-        let n = contraction(s, i)?;
+    if cp == 39 {
+        let n = t.contraction(i);
         if n != 0 {
-            return Some(n);
+            return n;
         }
     }
     // [^\r\n\p{L}\p{N}]?+\p{L}++
     if c & L != 0 {
-        return run(s, i, L);
+        return t.run(i, L);
     }
     if is_lead(c) {
-        let n = run(s, i + 1, L)?;
+        let n = t.run(i + n0, L);
         if n != 0 {
-            return Some(n + 1);
+            return n0 + n;
         }
     }
     // \p{N}{1,3}+
     if c & N != 0 {
-        return digits(s, i);
+        return t.digits(i);
     }
     // ' ?[^\s\p{L}\p{N}]++[\r\n]*+'
-    let lead = usize::from(s[i] == b' ');
-    let n = run(s, i + lead, PUNCT)?;
+    let lead = if cp == 32 { n0 } else { 0 };
+    let n = t.run(i + lead, PUNCT);
     if n != 0 {
-        return Some(lead + n + run_of(s, i + lead + n, b"\r\n"));
+        return lead + n + t.run(i + lead + n, NL);
     }
     if c & WS != 0 {
-        let w = run(s, i, WS)?;
+        let (end, last, nl) = t.white_space(i);
         // \s++$
-        if i + w == s.len() {
-            return Some(w);
+        if end == t.s.len() {
+            return end - i;
         }
         // \s*[\r\n]
-        let n = last_newline_end(s, i, w);
-        if n != 0 {
-            return Some(n);
+        if nl != i {
+            return nl - i;
         }
         // \s+(?!\S), else \s
-        return Some(if w > 1 { w - 1 } else { 1 });
+        return if last > i { last - i } else { end - i };
     }
-    Some(1)
+    n0
 }
 
-/// o200k's `casedCore` (`U*W+`) at `i`.
+/// o200k_base's `nextChunkLen` at `i < s.len()`, in bytes.
 #[inline]
-fn cased_core(s: &[u8], i: usize) -> Option<usize> {
-    let u = run(s, i, UPPER)?;
-    let w = run(s, (i + u).min(s.len()), LOWER)?;
-    if w != 0 {
-        return Some(u + w);
-    }
-    // lastLowerEnd over the U run
-    Some(
-        s[i.min(s.len())..(i + u).min(s.len())]
-            .iter()
-            .rposition(|&b| CLASSES[b as usize] & LOWER != 0)
-            .map_or(0, |k| k + 1),
-    )
-}
-
-/// o200k's `upperCore` (`U+W*`) at `i`.
-#[inline]
-fn upper_core(s: &[u8], i: usize) -> Option<usize> {
-    let u = run(s, i, UPPER)?;
-    if u == 0 {
-        return Some(0);
-    }
-    Some(u + run(s, (i + u).min(s.len()), LOWER)?)
-}
-
-/// o200k's `withContraction (withLead core)`: `[^\r\n\p{L}\p{N}]?` core `C?` at `i`.
-#[inline]
-fn word(s: &[u8], i: usize, core: fn(&[u8], usize) -> Option<usize>) -> Option<usize> {
-    let mut n = 0;
-    if is_lead(class(s, i)) {
-        n = core(s, i + 1)?;
-        if n != 0 {
-            n += 1;
-        }
-    }
-    if n == 0 {
-        n = core(s, i)?;
-    }
-    if n == 0 {
-        return Some(0);
-    }
-    Some(n + contraction(s, (i + n).min(s.len()))?)
-}
-
-/// o200k_base's `nextChunkLen` at `i < s.len()` on bytes, `None` where it is undecided.
-pub fn o200k_chunk(s: &[u8], i: usize) -> Option<usize> {
-    let c = class(s, i);
-    if c & HIGH != 0 {
-        return None;
-    }
+fn o200k_at(t: Text, i: usize) -> usize {
+    let (cp, c, n0) = t.unit(i);
     // [^\r\n\p{L}\p{N}]?U*W+C?, then [^\r\n\p{L}\p{N}]?U+W*C?
-    let n = word(s, i, cased_core)?;
+    let n = t.word::<true>(i, c, n0);
     if n != 0 {
-        return Some(n);
+        return n;
     }
-    let n = word(s, i, upper_core)?;
+    let n = t.word::<false>(i, c, n0);
     if n != 0 {
-        return Some(n);
+        return n;
     }
     // \p{N}{1,3}
     if c & N != 0 {
-        return digits(s, i);
+        return t.digits(i);
     }
     // ' ?[^\s\p{L}\p{N}]+[\r\n/]*'
-    let lead = usize::from(s[i] == b' ');
-    let n = run(s, i + lead, PUNCT)?;
+    let lead = if cp == 32 { n0 } else { 0 };
+    let n = t.run(i + lead, PUNCT);
     if n != 0 {
-        return Some(lead + n + run_of(s, i + lead + n, b"\r\n/"));
+        return lead + n + t.run_of(i + lead + n, &[10, 13, 47]);
     }
     if c & WS != 0 {
-        let w = run(s, i, WS)?;
+        let (end, last, nl) = t.white_space(i);
         // \s*[\r\n]+
-        let n = last_newline_end(s, i, w);
-        if n != 0 {
-            return Some(n);
+        if nl != i {
+            return nl - i;
         }
         // \s+(?!\S), else \s+
-        return Some(if i + w == s.len() || w == 1 { w } else { w - 1 });
+        return if end == t.s.len() || last == i {
+            end - i
+        } else {
+            last - i
+        };
     }
-    Some(1)
+    n0
 }
 
-/// The first cut after `k` in the UTF-8 units of `s` from `i` (a unit start `j > k` whose
-/// unit before it is `"\n"` and whose byte is an ASCII letter or digit), or the end.  Walked
-/// unit by unit: in bytes that are not UTF-8 a `"\n"` can be inside a unit (`"\xC1\n"`).
-fn next_cut(s: &[u8], i: usize, k: usize) -> usize {
-    let mut p = i;
-    while p < s.len() {
-        let q = (p + utf8_len(s[p])).min(s.len());
-        if q > k && s[p] == b'\n' && q < s.len() && s[q].is_ascii_alphanumeric() {
-            return q;
-        }
-        p = q;
-    }
-    s.len()
+/// cl100k_base's `nextChunkLen` at `i < s.len()`, in bytes (the mirror's
+/// [`super::cl100k::next_chunk_len`] on the units of `s`).
+pub fn cl100k_chunk(s: &[u8], i: usize) -> usize {
+    cl100k_at(
+        Text {
+            s,
+            t: bmp_classes(),
+        },
+        i,
+    )
 }
 
-/// Pre-tokenize `data` with the fast path `fast`, handing over to the mirror `next_len`
-/// (through [`pre_tokenize_with`]) from where `fast` is undecided to the first cut after the
-/// first byte of 128 or more from there (in units: see [`next_cut`]); each chunk to `emit` as a byte range.  The same
-/// chunks as `pre_tokenize_with(next_len, data, emit)` (see the module's comment).
-pub fn pre_tokenize_fast(
-    fast: fn(&[u8], usize) -> Option<usize>,
-    next_len: fn(&[u32], usize) -> usize,
+/// o200k_base's `nextChunkLen` at `i < s.len()`, in bytes (the mirror's
+/// [`super::o200k::next_chunk_len`] on the units of `s`).
+pub fn o200k_chunk(s: &[u8], i: usize) -> usize {
+    o200k_at(
+        Text {
+            s,
+            t: bmp_classes(),
+        },
+        i,
+    )
+}
+
+/// Pre-tokenize `data` with the chunk lengths `next_len` (at least 1 byte each), each chunk to
+/// `emit` as a byte range: the mirror's `splitUnits` on bytes.
+#[inline(always)]
+fn pre_tokenize_fast(
+    next_len: fn(Text, usize) -> usize,
     data: &[u8],
     mut emit: impl FnMut(Range<usize>),
 ) {
+    let t = Text {
+        s: data,
+        t: bmp_classes(),
+    };
     let mut i = 0;
     while i < data.len() {
-        if let Some(n) = fast(data, i) {
-            emit(i..i + n);
-            i += n;
-            continue;
-        }
-        let high = data[i..]
-            .iter()
-            .position(|&b| b >= 128)
-            .map_or(data.len(), |k| i + k);
-        let end = next_cut(data, i, high);
-        pre_tokenize_with(next_len, &data[i..end], |r| emit(i + r.start..i + r.end));
-        i = end;
+        let n = next_len(t, i);
+        emit(i..i + n);
+        i += n;
     }
 }
 
-/// cl100k_base's chunks of `data` by [`pre_tokenize_fast`].
+/// cl100k_base's chunks of `data` (the same as [`super::cl100k::pre_tokenize_cl100k`]).
 pub fn pre_tokenize_cl100k_fast(data: &[u8], emit: impl FnMut(Range<usize>)) {
-    pre_tokenize_fast(cl100k_chunk, super::cl100k::next_chunk_len, data, emit)
+    pre_tokenize_fast(cl100k_at, data, emit)
 }
 
-/// o200k_base's chunks of `data` by [`pre_tokenize_fast`].
+/// o200k_base's chunks of `data` (the same as [`super::o200k::pre_tokenize_o200k`]).
 pub fn pre_tokenize_o200k_fast(data: &[u8], emit: impl FnMut(Range<usize>)) {
-    pre_tokenize_fast(o200k_chunk, super::o200k::next_chunk_len, data, emit)
+    pre_tokenize_fast(o200k_at, data, emit)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::unicode::pretokenize::{is_newline, is_punct};
-    use crate::unicode::tables::{is_l, is_n, is_white_space};
     use crate::unicode::{cl100k, o200k};
 
     #[test]
-    fn test_ascii_classes() {
-        for b in 0..128u32 {
-            let c = CLASSES[b as usize];
-            assert_eq!(c & L != 0, is_l(b));
-            assert_eq!(c & N != 0, is_n(b));
-            assert_eq!(c & WS != 0, is_white_space(b));
-            assert_eq!(c & NL != 0, is_newline(b));
-            assert_eq!(c & UPPER != 0, o200k::is_upper_class(b));
-            assert_eq!(c & LOWER != 0, o200k::is_lower_class(b));
-            assert_eq!(c & PUNCT != 0, is_punct(b));
+    fn test_classes() {
+        let t = bmp_classes();
+        for cp in 0..BMP as u32 {
+            assert_eq!(t[cp as usize], class_bits(cp), "{cp:#x}");
+        }
+        for b in 0..256 {
+            let c = if b < 128 { class_bits(b as u32) } else { HIGH };
+            assert_eq!(CLASSES[b], c, "{b}");
         }
     }
 
@@ -399,6 +511,21 @@ mod tests {
         out
     }
 
+    const SPLITS: [[fn(&[u8], &mut dyn FnMut(Range<usize>)); 2]; 2] = [
+        [
+            |d, e| cl100k::pre_tokenize_cl100k(d, e),
+            |d, e| pre_tokenize_cl100k_fast(d, e),
+        ],
+        [
+            |d, e| o200k::pre_tokenize_o200k(d, e),
+            |d, e| pre_tokenize_o200k_fast(d, e),
+        ],
+    ];
+
+    /// Every string of up to 4 (3 in a debug build) pieces of the alphabet: one byte of each
+    /// ASCII class the branches tell apart, non-ASCII code points that go on with each run, and
+    /// units that are not UTF-8 (a lone continuation byte, overlong `"\n"`, `'` and `/`, a unit
+    /// cut short).
     #[test]
     fn test_every_short_string() {
         let alphabet: Vec<&[u8]> = vec![
@@ -416,21 +543,18 @@ mod tests {
             b"\r",
             b"\x0b",
             "é".as_bytes(),
+            "ǅ".as_bytes(),
             "ſ".as_bytes(),
             "\u{a0}".as_bytes(),
             "\u{301}".as_bytes(),
             "٣".as_bytes(),
+            "世".as_bytes(),
+            "\u{1F600}".as_bytes(),
             b"\xff",
-        ];
-        let splits: [[fn(&[u8], &mut dyn FnMut(Range<usize>)); 2]; 2] = [
-            [
-                |d, e| cl100k::pre_tokenize_cl100k(d, e),
-                |d, e| pre_tokenize_cl100k_fast(d, e),
-            ],
-            [
-                |d, e| o200k::pre_tokenize_o200k(d, e),
-                |d, e| pre_tokenize_o200k_fast(d, e),
-            ],
+            b"\xc0\x8a",
+            b"\xc0\xa7",
+            b"\xc0\xaf",
+            b"\xe4\xb8",
         ];
         let k = alphabet.len();
         for len in 1..=if cfg!(debug_assertions) { 3 } else { 4 } {
@@ -441,43 +565,63 @@ mod tests {
                     data.extend_from_slice(alphabet[c % k]);
                     c /= k;
                 }
-                for [mirror, fast] in splits {
+                for [mirror, fast] in SPLITS {
                     assert_eq!(chunks(mirror, &data), chunks(fast, &data), "{data:?}");
                 }
             }
         }
     }
 
-    /// Every code point in the four probe strings of the exhaustive scan
-    /// (`verified_bpe.verify.unicode_scan.probes`): the fast path's chunks are the mirror's.
-    /// An exploring run (`cargo test --release --no-default-features -- --ignored`; its
-    /// result is in docs/native.md).
+    /// The contexts of [`test_every_code_point_in_contexts`]: each `_` is the code point; the
+    /// four probe strings of the exhaustive scan (`verified_bpe.verify.unicode_scan.probes`)
+    /// and strings where it starts, continues or ends each branch's run.
+    const CONTEXTS: [&str; 12] = [
+        "__",
+        "6_-l",
+        "x'_ 'l_ '_e 'r_.",
+        "a_A \n_ 9_\t _",
+        "_",
+        " _a",
+        "A_b_",
+        "'_'s",
+        "._/\n",
+        "  _ \n",
+        "\n_\n\r_",
+        "12_3_4",
+    ];
+
+    fn disagreeing(cps: impl Iterator<Item = u32>) -> Vec<(u32, &'static str)> {
+        let mut wrong = Vec::new();
+        for cp in cps.filter(|c| !(0xD800..0xE000).contains(c)) {
+            let c = char::from_u32(cp).expect("scalar value").to_string();
+            for context in CONTEXTS {
+                let text = context.replace('_', &c);
+                for [mirror, fast] in SPLITS {
+                    if chunks(mirror, text.as_bytes()) != chunks(fast, text.as_bytes()) {
+                        wrong.push((cp, context));
+                    }
+                }
+            }
+        }
+        wrong
+    }
+
+    /// Every code point of the Basic Multilingual Plane and the first of each later plane, in
+    /// every context of [`CONTEXTS`]: the fast path's chunks are the mirror's.
+    #[test]
+    fn test_every_code_point_in_contexts() {
+        let step = if cfg!(debug_assertions) { 7 } else { 1 };
+        let planes = (1..=16).map(|p| p << 16);
+        let wrong = disagreeing((0..0x10000).step_by(step).chain(planes));
+        assert!(wrong.is_empty(), "{:?}", &wrong[..wrong.len().min(20)]);
+    }
+
+    /// Every code point in every context of [`CONTEXTS`].  An exploring run (`cargo test
+    /// --release --no-default-features -- --ignored`; its result is in docs/native.md).
     #[test]
     #[ignore]
     fn test_every_code_point_in_probes() {
-        let mut wrong = 0;
-        for cp in (0..=0x10FFFFu32).filter(|c| !(0xD800..0xE000).contains(c)) {
-            let c = char::from_u32(cp).expect("scalar value");
-            let probes = [
-                format!("{c}{c}"),
-                format!("6{c}-l"),
-                format!("x'{c} 'l{c} '{c}e 'r{c}."),
-                format!("a{c}A \n{c} 9{c}\t {c}"),
-            ];
-            for p in &probes {
-                let d = p.as_bytes();
-                let mut m = Vec::new();
-                let mut f = Vec::new();
-                cl100k::pre_tokenize_cl100k(d, |r| m.push(r));
-                pre_tokenize_cl100k_fast(d, |r| f.push(r));
-                wrong += usize::from(m != f);
-                m.clear();
-                f.clear();
-                o200k::pre_tokenize_o200k(d, |r| m.push(r));
-                pre_tokenize_o200k_fast(d, |r| f.push(r));
-                wrong += usize::from(m != f);
-            }
-        }
-        assert_eq!(wrong, 0);
+        let wrong = disagreeing(0..=0x10FFFF);
+        assert!(wrong.is_empty(), "{:?}", &wrong[..wrong.len().min(20)]);
     }
 }
