@@ -190,9 +190,10 @@ impl RankIndex {
                 continue;
             }
             let (lo, hi) = pack16(token);
-            let (word, bits) = filter_bits(hash16(lo, hi, n), words);
+            let h = hash16(lo, hi, n);
+            let (word, bits) = filter_bits(h, words);
             filter[word] |= bits;
-            let mut k = slot16(lo, hi, n, mask);
+            let mut k = home(h, mask);
             while slots[k].len != 0 {
                 k = (k + 1) & mask;
             }
