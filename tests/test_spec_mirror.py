@@ -35,6 +35,8 @@ NOT_MIRRORED = {
     "Ranks/Slice": "checked tables: a theorem about given tables",
     "Ranks/Fast": "the fast checker: its Python side is spec.ranks.check with a tree lookup",
     "Ranks/EncodeBy": "the encoder through a lookup (route 1's kernel evaluation device)",
+    "Ranks/Valid": "theorems only (which token lists are the merge of their bytes)",
+    "Ranks/Pump": "theorems only (repeating a token in a long run, the Rust bpe_run)",
     "Unicode/Utf8CodePoints": "lemmas only (decoding a string's UTF-8 gives its code points)",
     "Regex/Fuel": "lemmas only (the loops' counters suffice)",
     "Regex/PatternStrings": "kernel facts (the patterns print to tiktoken's strings)",

@@ -12,6 +12,8 @@ public import Bpe.Ranks.EncodeBy
 public import Bpe.Ranks.Large
 public import Bpe.Ranks.Roundtrip
 public import Bpe.Ranks.WholePieces
+public import Bpe.Ranks.Valid
+public import Bpe.Ranks.Pump
 
 /-!
 # Layer 2: tiktoken's rank BPE, and the seed's encoder is tiktoken's
@@ -28,5 +30,10 @@ tiktoken 0.14's heap merge for pieces of 100 bytes or more is the same loop (`La
 algorithm round-trips under condition C (`Roundtrip`: `Bpe.decodeRanks_encodeRanksWith`), and
 under the weaker `RanksDecodeOk` that Llama 3's table satisfies, with its checker and the
 kernel-checked counterexample showing the seed's encoder is not tiktoken's there (`WholePieces`).
+For every rank table, a list of byte strings is the merge of its concatenation exactly when
+every part and every two adjacent parts are their own merge (`Valid`:
+`Bpe.bytePairMerge_flatten_eq_iff`), so a token repeated twice in a merge can be repeated any
+number of times (`Pump`: `Bpe.bytePairMerge_pump`, `Bpe.bytePairMerge_replicate_pump`, the
+Rust engine's long-run fast path).
 Builds on `Bpe.Seed`.
 -/

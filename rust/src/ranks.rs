@@ -18,8 +18,10 @@
 //!
 //! [`bpe_run`] (pieces of at least [`LONG_RUN`] bytes that are one long run of a byte with at
 //! most [`RUN_EDGE`] other bytes on either side) computes the ids of a short window of the
-//! piece and pumps a repeated token of it: linear in the run, not a new merge order.  Not
-//! proven in Lean; differentially tested (`tests/test_native_runs.py`, docs/native.md).
+//! piece and pumps a repeated token of it: linear in the run, not a new merge order.  The
+//! pumping is proven in Lean for every rank table (`Bpe.bytePairMerge_replicate_pump`,
+//! `lean/Bpe/Ranks/Pump.lean`); that this code takes that step is differentially tested
+//! (`tests/test_native_runs.py`, docs/native.md).
 
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
@@ -258,7 +260,9 @@ impl RankIndex {
 /// `verified_bpe.spec.ranks.check`): distinct ranks, every byte a token of rank below 256, and
 /// every token of two or more bytes merged, with the pairs of ranks below its own only, into
 /// exactly two parts (so it is its own merge, made last from two lower-ranked tokens).  The
-/// condition under which [`bpe_run`]'s pumping holds; about 0.1-0.3 s on the published tables.
+/// gate of [`bpe_run`] (whose pumping holds for every table, Lean
+/// `Bpe.bytePairMerge_replicate_pump`; of these conditions it needs distinct ranks, as it
+/// compares ids); about 0.1-0.3 s on the published tables.
 pub fn satisfies_c(ranks: &RankMap) -> bool {
     let mut seen: Vec<u32> = ranks.values().copied().collect();
     seen.sort_unstable();
@@ -381,6 +385,15 @@ pub fn long_run(piece: &[u8]) -> Option<std::ops::Range<usize>> {
 /// parts of length dividing `n - m` are found inside the run and repeated.  `Ok(false)`
 /// (nothing appended) when the piece is not such a run or no such pair is found: the caller
 /// merges it in full.  Linear in `n` apart from the fixed window.
+///
+/// Lean: `Bpe.bytePairMerge_replicate_pump` (`lean/Bpe/Ranks/Pump.lean`) proves the step for
+/// every rank table: if the window `u a^m v` merges to `P ++ [a^w, a^w] ++ S` (`P` covering `u`
+/// and the run before the pair, `S` the run after it and `v`) and `w` divides `n - m`, then
+/// `u a^n v` merges to `P`, `2 + (n - m) / w` copies of `a^w`, `S`; through the
+/// characterisation `Bpe.bytePairMerge_flatten_eq_iff` (`lean/Bpe/Ranks/Valid.lean`) and
+/// `Bpe.bytePairMerge_pump`.  Not proven: that this function computes it (the window merge
+/// is [`bpe_buckets`]' loop, equal ids mean equal bytes under distinct ranks); tested
+/// against the heap merge and tiktoken (`tests/test_native_runs.py`).
 pub fn bpe_run(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<bool, MissingRank> {
     let Some(run) = long_run(piece) else {
         return Ok(false);
