@@ -942,6 +942,17 @@ UNSUPPORTED = {
         }
     },  # fmt: skip
     "post_processor.type=RobertaProcessing": {"post_processor": {"type": "RobertaProcessing"}},
+    # tokenizers renumbers the templated encoding's sequences there (sequence ids differ)
+    "post_processor.type=Sequence with ByteLevel after TemplateProcessing": {
+        "added_tokens": [added("<s>", 266)],
+        "post_processor": {
+            "type": "Sequence",
+            "processors": [
+                COMPONENTS["sequence post"]["post_processor"]["processors"][1],  # type: ignore[index]
+                COMPONENTS["sequence post"]["post_processor"]["processors"][0],  # type: ignore[index]
+            ],
+        },
+    },
     "decoder.type=WordPiece": {"decoder": {"type": "WordPiece"}},
 }
 

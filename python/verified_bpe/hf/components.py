@@ -702,6 +702,27 @@ def _specials(tokens: Sequence[tuple[int, str]]) -> TemplatePiece:
     return TemplatePiece(None, 0, tuple(i for i, _ in tokens), tuple(t for _, t in tokens))
 
 
+def _has_byte_level(spec: Any) -> bool:
+    """``spec`` is a ``ByteLevel`` post-processor or a ``Sequence`` holding one."""
+    if not isinstance(spec, dict):
+        return False
+    if spec.get("type") == "ByteLevel":
+        return True
+    items = spec.get("processors") if spec.get("type") == "Sequence" else None
+    return isinstance(items, list) and any(_has_byte_level(s) for s in items)
+
+
+def _check_byte_level_order(items: list[Any], parts: list[PostProcessor], here: str) -> None:
+    """Refuse a ``ByteLevel`` after a ``TemplateProcessing`` in a ``Sequence``: there
+    ``tokenizers`` 0.23.3 renumbers the sequences of the templated encoding (its sequence
+    ids, ``token_to_sequence``...), which this package does not reproduce."""
+    templated = False
+    for spec, part in zip(items, parts, strict=True):
+        if templated and _has_byte_level(spec):
+            raise UnsupportedTokenizerJsonError(f"{here} with ByteLevel after TemplateProcessing")
+        templated = templated or part.single is not DEFAULT_SINGLE
+
+
 def read_post_processor(spec: Any, where: str = "post_processor") -> PostProcessor:
     """``TemplateProcessing`` (both templates, with their type ids), ``ByteLevel`` and
     ``Sequence`` of them (pairs: at most one ``TemplateProcessing`` in a ``Sequence``)."""
@@ -721,6 +742,7 @@ def read_post_processor(spec: Any, where: str = "post_processor") -> PostProcess
     if kind == "Sequence":
         items = _field(spec, "processors", where, list)
         parts = [read_post_processor(s, f"{where}.processors[{i}]") for i, s in enumerate(items)]
+        _check_byte_level_order(items, parts, here)
         prefix = tuple(x for p in parts for x in p.prefix)
         suffix = tuple(x for p in parts for x in p.suffix)
         templates = [p for p in parts if p.single is not DEFAULT_SINGLE]

@@ -711,17 +711,16 @@ class Tokenizer:
         if pair is None and not is_pretokenized and plain:
             text = _text(sequence, "sequence")
             return self._encode(text, add_special_tokens, _next(done), use_native)
-        bodies = [self._body(sequence, "sequence", is_pretokenized, done, use_native, plain)]
+        bodies = [self._body(sequence, "sequence", is_pretokenized, done, use_native)]
         if pair is not None:
-            bodies.append(self._body(pair, "pair", is_pretokenized, done, use_native, plain))
-        if plain:
-            return self._assemble(bodies, add_special_tokens)
+            bodies.append(self._body(pair, "pair", is_pretokenized, done, use_native))
         return self._post_process(bodies, add_special_tokens)
 
     def _post_process(self, bodies: list[_Body], add_special_tokens: bool) -> Encoding:
-        """``tokenizers``' ``post_process`` with truncation or padding: the sequences
-        truncated (``max_length`` less the special tokens the template adds), each given its
-        range and type id, their offsets trimmed (``ByteLevel``), the template applied and
+        """``tokenizers``' ``post_process`` (a pair, pre-tokenized input, or truncation or
+        padding; :meth:`_encode` fills the single template of a plain text itself): the
+        sequences truncated (``max_length`` less the special tokens the template adds), each
+        given its range and type id, their offsets trimmed (``ByteLevel``), the template applied and
         the parts merged (overflowing combined as ``Encoding::merge_with`` does), then
         padded to ``length`` (or to itself), rounded up to ``pad_to_multiple_of``."""
         encs = [_raw(self, b, [i] * len(b[0]), [0] * len(b[0])) for i, b in enumerate(bodies)]
@@ -789,13 +788,12 @@ class Tokenizer:
         is_pretokenized: bool,
         done: Iterator[_Done] | None,
         use_native: bool,
-        trim: bool = True,
     ) -> _Body:
-        """One sequence without the post-processor's tokens (offsets trimmed as its
-        ``ByteLevel`` trims them: after the words are joined); pre-tokenized, word ``i``'s
+        """One sequence without the post-processor's tokens, its offsets not trimmed
+        (:meth:`_post_process` trims them, after truncation); pre-tokenized, word ``i``'s
         tokens are word ``i``."""
         if not is_pretokenized:
-            enc = self._encode(_text(value, argument), False, _next(done), use_native, trim)
+            enc = self._encode(_text(value, argument), False, _next(done), use_native, False)
             return enc.ids, enc.tokens, enc.offsets, enc.word_ids
         ids: list[int] = []
         tokens: list[str] = []
@@ -807,48 +805,7 @@ class Tokenizer:
             tokens += enc.tokens
             offsets += enc.offsets
             words += [i] * len(enc.ids)
-        if self._post.trim_offsets and trim:
-            offsets = trim_offsets(tokens, offsets, self._post.add_prefix_space)
         return ids, tokens, offsets, words
-
-    def _assemble(self, bodies: list[_Body], add_special_tokens: bool) -> Encoding:
-        """The post-processor's template (single or pair) filled with the sequences."""
-        post = self._post
-        template = post.single if len(bodies) == 1 else post.pair
-        if template is None:
-            raise UnsupportedTokenizerJsonError(post.pair_problem, self.path)
-        ids: list[int] = []
-        tokens: list[str] = []
-        offsets: list[Span] = []
-        type_ids: list[int] = []
-        special: list[int] = []
-        words: list[int | None] = []
-        ranges: dict[int, Span] = {}
-        for piece in template:
-            if piece.sequence is None:
-                if add_special_tokens:
-                    n = len(piece.ids)
-                    ids += piece.ids
-                    tokens += piece.tokens
-                    offsets += [(0, 0)] * n
-                    special += [1] * n
-                    type_ids += [piece.type_id] * n
-                    words += [None] * n
-                continue
-            if piece.sequence >= len(bodies):  # the single template names only $A
-                continue
-            body_ids, body_tokens, body_offsets, body_words = bodies[piece.sequence]
-            n = len(body_ids)
-            ranges[piece.sequence] = (len(ids), len(ids) + n)
-            ids += body_ids
-            tokens += body_tokens
-            offsets += body_offsets
-            special += [0] * n
-            type_ids += [piece.type_id] * n
-            words += body_words
-        if len(bodies) == 1 and not self._has_post:
-            ranges = {}  # tokenizers: one sequence without a post-processor has no range
-        return Encoding(self, ids, special, None, tokens, offsets, type_ids, words, ranges)
 
     def _single_type_ids(self, n_body: int, add_special_tokens: bool) -> list[int] | None:
         """The single template's type ids (``None``: all 0)."""
