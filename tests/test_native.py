@@ -412,3 +412,30 @@ def test_piece_memo_overflow_vs_tiktoken(name):
     text = " ".join(words + words[:5000])
     ours = Tokenizer.from_tiktoken(name, engine="native").encode_ordinary(text)
     assert ours == tiktoken_encoding(name).encode_ordinary(text)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_id_lists_are_fresh_lists_of_shared_ints(name):
+    """`encode_ordinary`'s list (built by `PyList::new` over the instance's shared int objects):
+    tiktoken's ids, exact `int`s, a new list on every call, and no reference count gained or
+    lost on the shared ints after the lists are gone."""
+    import sys
+
+    text = "def f(x):\n    return x + 1  # é 世界 😀\n" * 50
+    expected = tiktoken_encoding(name).encode_ordinary(text)
+    bpe = merger(name)
+    first = bpe.encode_ordinary(text)
+    probe = first[1]  # an id >= 256: one of the instance's ints, not CPython's small ints
+    assert probe >= 256
+    before = sys.getrefcount(probe)
+    lists = [bpe.encode_ordinary(text) for _ in range(20)]
+    assert sys.getrefcount(probe) > before
+    for ids in lists:
+        assert type(ids) is list
+        assert ids == expected
+        assert all(type(i) is int for i in ids)
+    lists[0].append(-1)
+    assert lists[1] == expected
+    del lists, ids
+    assert sys.getrefcount(probe) == before
+    assert first == expected
