@@ -439,3 +439,24 @@ def test_id_lists_are_fresh_lists_of_shared_ints(name):
     del lists, ids
     assert sys.getrefcount(probe) == before
     assert first == expected
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_presized_memo_vs_tiktoken(name):
+    """Texts of many sizes around the short memo's starting sizes (one slot per 16 bytes of
+    text, 256 to 32,768 slots), full of distinct short pieces (so a presized table still grows,
+    and the largest is emptied at its limit), some sharing their first 8 bytes: tiktoken's
+    ids."""
+    import random
+
+    rng = random.Random(3216)
+    bpe = merger(name)
+    enc = tiktoken_encoding(name)
+
+    def word() -> str:
+        tail = "".join(rng.choice("bcdfghjkqvwxz") for _ in range(rng.randint(1, 7)))
+        return rng.choice(["", " ", " ", " xyzzyqwv", "Plugh"]) + tail
+
+    for size in (1, 15, 16, 17, 4095, 4096, 4097, 65_537, 600_000):
+        text = "".join(word() for _ in range(size // 5 + 1))[:size]
+        assert bpe.encode_ordinary(text) == enc.encode_ordinary(text), size

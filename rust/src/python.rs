@@ -45,7 +45,7 @@ enum Split<'a> {
 
 impl Split<'_> {
     fn encode(self, engine: &Engine, text: &str) -> Result<Vec<u32>, RegexEncodeError> {
-        self.encode_memo(engine, text, &mut PieceMemo::default())
+        self.encode_memo(engine, text, &mut PieceMemo::for_text(text.len()))
     }
 
     /// [`Split::encode`] with the piece memo of a batch's thread (a custom pattern keeps none).
