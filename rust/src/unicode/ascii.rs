@@ -505,6 +505,75 @@ mod tests {
         }
     }
 
+    /// Long random strings (thousands of units: letters in runs of mixed case and of one case,
+    /// digits, punctuation, spaces and newlines, apostrophes, non-ASCII letters, marks and
+    /// spaces, invalid bytes), so that runs are long (up to 16 bytes in [`test_every_short_string`]):
+    /// the fast path's chunks are the mirror's.
+    #[test]
+    fn test_long_random_strings() {
+        let pieces: Vec<&[u8]> = vec![
+            b"a",
+            b"Z",
+            b"hello",
+            b"WORLD",
+            b"camelCaseWord",
+            b"ALLCAPSRUNS",
+            b"x",
+            b"7",
+            b"2026",
+            b"'s",
+            b"'LL",
+            b"'",
+            b".",
+            b"->",
+            b"::",
+            b"/",
+            b"@",
+            b"[",
+            b"`",
+            b"{",
+            b" ",
+            b"  ",
+            b"\n",
+            b"\r\n",
+            b"\t",
+            "é".as_bytes(),
+            "É".as_bytes(),
+            "ǅ".as_bytes(),
+            "\u{301}".as_bytes(),
+            "世界".as_bytes(),
+            "\u{a0}".as_bytes(),
+            "٣".as_bytes(),
+            "\u{1F600}".as_bytes(),
+            b"\xff",
+            b"\xc3",
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let rounds = if cfg!(debug_assertions) { 40 } else { 400 };
+        for round in 0..rounds {
+            let mut data = Vec::new();
+            // the first rounds mostly letters (long runs), the later ones everything
+            let letters = round % 2 == 0;
+            while data.len() < 4096 {
+                let k = if letters && next(4) != 0 {
+                    next(6)
+                } else {
+                    next(pieces.len())
+                };
+                data.extend_from_slice(pieces[k]);
+            }
+            for [mirror, fast] in SPLITS {
+                assert_eq!(chunks(mirror, &data), chunks(fast, &data), "{data:?}");
+            }
+        }
+    }
+
     fn chunks(split: fn(&[u8], &mut dyn FnMut(Range<usize>)), data: &[u8]) -> Vec<Range<usize>> {
         let mut out = Vec::new();
         split(data, &mut |r| out.push(r));
