@@ -223,7 +223,8 @@ impl Engine {
 }
 
 /// A memo of piece -> ids for one call (the fast engine's `PieceCache`, per call so that
-/// threads share nothing): a piece of at most [`ShortMemo::MAX_LEN`] bytes goes to the
+/// threads share nothing): a piece of one or two bytes that is a token is answered by
+/// [`RankIndex::tiny`] first; a piece of at most [`ShortMemo::MAX_LEN`] bytes goes to the
 /// [`ShortMemo`]; a longer one that is one token is looked up directly; the ids of a longer
 /// piece of at most [`SpanMemo::MAX_PIECE`] bytes are merged once per call and copied
 /// afterwards ([`SpanMemo`]).
@@ -253,6 +254,11 @@ impl<'a> PieceMemo<'a> {
         piece: &'a [u8],
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank> {
+        // a piece of one or two bytes that is a token: one load (most pieces of code are)
+        if let Some(token) = engine.index.tiny(piece) {
+            out.push(token);
+            return Ok(());
+        }
         // an empty piece (a custom pattern's empty match) has no key in the short memo
         if !piece.is_empty() && piece.len() <= ShortMemo::MAX_LEN {
             return self.short.encode(engine, piece, out);

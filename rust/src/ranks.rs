@@ -159,6 +159,7 @@ struct RankSlot {
 /// answers as `ranks.get` does (longer pieces and an empty index go to `ranks` itself).
 /// About 6 MB for cl100k_base's tokens (filter 256 KiB), 12 MB for o200k_base's (512 KiB).
 pub struct RankIndex {
+    bytes: [u32; 256],
     pairs: Vec<u32>,
     slots: Vec<RankSlot>,
     filter: Vec<u64>,
@@ -170,6 +171,7 @@ pub const FILTER_BITS: usize = 16;
 
 /// The empty [`RankIndex`]: every lookup goes to the rank table.
 pub const NO_INDEX: RankIndex = RankIndex {
+    bytes: [NONE; 256],
     pairs: Vec::new(),
     slots: Vec::new(),
     filter: Vec::new(),
@@ -206,11 +208,30 @@ impl RankIndex {
                 rank,
             };
         }
+        let mut bytes = [NONE; 256];
+        for (b, rank) in bytes.iter_mut().enumerate() {
+            *rank = rank_of(ranks, &[b as u8]);
+        }
         Self {
+            bytes,
             pairs: pair_table(ranks),
             slots,
             filter,
         }
+    }
+
+    /// The rank of a piece of one or two bytes that is a token, from the byte table or the
+    /// [`pair_table`] (one load, no hashing); `None` for any other piece, and for every piece
+    /// under [`NO_INDEX`] (the callers then look it up as before). Where it answers, it
+    /// answers as `ranks.get` does (`test_tiny_vs_rank_table`).
+    #[inline(always)]
+    pub fn tiny(&self, piece: &[u8]) -> Option<u32> {
+        let rank = match *piece {
+            [a] => self.bytes[usize::from(a)],
+            [a, b] => *self.pairs.get(usize::from(a) << 8 | usize::from(b))?,
+            _ => return None,
+        };
+        (rank != NONE).then_some(rank)
     }
 
     /// The rank of `bytes` in `ranks` (the table this index was made of).
@@ -218,7 +239,7 @@ impl RankIndex {
     pub fn get(&self, ranks: &RankMap, bytes: &[u8]) -> Option<u32> {
         let n = bytes.len();
         if n == 0 || n > SHORT_KEY || self.slots.is_empty() {
-            return ranks.get(bytes).copied();
+            return rank_in(ranks, bytes);
         }
         let (lo, hi) = pack16(bytes);
         let h = hash16(lo, hi, n);
@@ -455,6 +476,13 @@ pub fn bpe_run(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<bool
     out.extend(std::iter::repeat_n(id, copies));
     out.extend(parts[k + 2..].iter().map(|p| p.2));
     Ok(true)
+}
+
+/// `ranks.get(bytes)`, not inlined: [`RankIndex::get`]'s path for pieces outside the inline
+/// table stays out of its short path.
+#[inline(never)]
+fn rank_in(ranks: &RankMap, bytes: &[u8]) -> Option<u32> {
+    ranks.get(bytes).copied()
 }
 
 fn rank_of(ranks: &RankMap, bytes: &[u8]) -> u32 {
@@ -757,4 +785,51 @@ fn buckets_merge(
         s = e;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`RankIndex::tiny`] against the rank table itself on every piece of one or two bytes, a
+    /// few longer ones and the empty one, for a table without some bytes, with some pairs, and
+    /// under [`NO_INDEX`] (never an answer).
+    #[test]
+    fn test_tiny_vs_rank_table() {
+        let mut ranks = RankMap::default();
+        let mut next = 0u32;
+        for b in 0..=255u8 {
+            if b % 7 != 3 {
+                ranks.insert(vec![b], next);
+                next += 1;
+            }
+        }
+        for (a, b) in [
+            (b'a', b'b'),
+            (b'b', b'a'),
+            (b' ', b't'),
+            (0, 255),
+            (255, 0),
+            (3, 3),
+        ] {
+            ranks.insert(vec![a, b], next);
+            next += 1;
+        }
+        ranks.insert(b"abc".to_vec(), next);
+        let index = RankIndex::new(&ranks);
+        for a in 0..=255u8 {
+            assert_eq!(index.tiny(&[a]), ranks.get(&[a][..]).copied(), "{a}");
+            assert_eq!(NO_INDEX.tiny(&[a]), None);
+            for b in 0..=255u8 {
+                assert_eq!(
+                    index.tiny(&[a, b]),
+                    ranks.get(&[a, b][..]).copied(),
+                    "{a} {b}"
+                );
+            }
+        }
+        for piece in [&b""[..], b"abc", b"abcd"] {
+            assert_eq!(index.tiny(piece), None);
+        }
+    }
 }
