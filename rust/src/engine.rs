@@ -168,6 +168,18 @@ impl Engine {
         data: &'a [u8],
         memo: &mut PieceMemo<'a>,
     ) -> Result<Vec<u32>, MissingRank> {
+        self.encode_ordinary_with(memo, pre, data)
+    }
+
+    /// [`Engine::encode_ordinary`] with the pieces merged through `memo` (a thread's
+    /// [`PieceMemo`], or a batch's [`crate::shared_memo::SharedPieces`]): the ids are the same
+    /// whatever the memo, since every [`PieceSink`] gives a piece's [`bpe_ranks_with`] ids.
+    pub fn encode_ordinary_with<'a>(
+        &self,
+        memo: &mut impl PieceSink<'a>,
+        pre: PreTokenizer,
+        data: &'a [u8],
+    ) -> Result<Vec<u32>, MissingRank> {
         let mut out = Vec::with_capacity(data.len() / 4 + 1);
         let mut failed: Option<MissingRank> = None;
         // r50k_base's `\s++$` makes a white-space run before a cut one chunk where the whole
@@ -233,8 +245,34 @@ pub struct PieceMemo<'a> {
     spans: SpanMemo<'a>,
 }
 
-impl<'a> PieceMemo<'a> {
+/// Something that appends the ids of one piece to `out`, as [`bpe_ranks_with`] (or, for a
+/// long run, [`Engine::merge`]) gives them, possibly from a memo: [`PieceMemo`] (one
+/// thread's) and [`crate::shared_memo::SharedPieces`] (a batch's, shared by its threads).
+pub trait PieceSink<'a> {
+    /// The ids of `piece`, appended to `out`.
     fn encode(
+        &mut self,
+        engine: &Engine,
+        piece: &'a [u8],
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank>;
+}
+
+impl<'a> PieceSink<'a> for PieceMemo<'a> {
+    fn encode(
+        &mut self,
+        engine: &Engine,
+        piece: &'a [u8],
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank> {
+        PieceMemo::encode(self, engine, piece, out)
+    }
+}
+
+impl<'a> PieceMemo<'a> {
+    /// The ids of one piece appended to `out`: from the memo if it was merged before, else
+    /// merged ([`Engine::merge`] semantics) and kept.
+    pub fn encode(
         &mut self,
         engine: &Engine,
         piece: &'a [u8],

@@ -9,8 +9,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use crate::buffer_view;
-use crate::engine::{parallel_each, Engine, PieceMemo, PreTokenizer, RegexEncodeError};
+use crate::engine::{parallel_each, Engine, PieceMemo, PieceSink, PreTokenizer, RegexEncodeError};
 use crate::ranks::{bpe_buckets, bpe_heap, bpe_scan, MissingRank, RankMap};
+use crate::shared_memo::{SharedMemo, SharedPieces};
 use crate::unicode::{cl100k, llama3, o200k, r50k, tables};
 
 fn missing(e: MissingRank) -> PyErr {
@@ -48,16 +49,17 @@ impl Split<'_> {
         self.encode_memo(engine, text, &mut PieceMemo::default())
     }
 
-    /// [`Split::encode`] with the piece memo of a batch's thread (a custom pattern keeps none).
+    /// [`Split::encode`] with the piece memo of a batch's thread, its own or a view of the
+    /// batch's [`SharedMemo`] (a custom pattern keeps none).
     fn encode_memo<'a>(
         self,
         engine: &Engine,
         text: &'a str,
-        memo: &mut PieceMemo<'a>,
+        memo: &mut impl PieceSink<'a>,
     ) -> Result<Vec<u32>, RegexEncodeError> {
         match self {
             Split::Pre(pre) => engine
-                .encode_ordinary_memo(pre, text.as_bytes(), memo)
+                .encode_ordinary_with(memo, pre, text.as_bytes())
                 .map_err(RegexEncodeError::Missing),
             Split::Regex(regex) => engine.encode_ordinary_regex(regex, text),
         }
@@ -158,6 +160,8 @@ impl NativeBpe {
             .collect::<PyResult<Vec<&str>>>()?;
         let (strs, engine) = (&strs, &self.engine);
         let threads = num_threads.clamp(1, strs.len().max(1));
+        let shared = shared_memo(split, threads, strs.iter().map(|t| t.len()));
+        let shared = shared.as_ref();
         let next = &AtomicUsize::new(0);
         let claim = || {
             let k = next.fetch_add(1, Ordering::Relaxed);
@@ -172,7 +176,7 @@ impl NativeBpe {
             for _ in 1..threads {
                 let tx = tx.clone();
                 scope.spawn(move || {
-                    let mut memo = PieceMemo::default();
+                    let mut memo = BatchMemo::new(shared);
                     while let Some(k) = claim() {
                         let ids = split.encode_memo(engine, strs[k], &mut memo);
                         if tx.send((k, ids)).is_err() {
@@ -187,7 +191,7 @@ impl NativeBpe {
                     next.store(strs.len(), Ordering::Relaxed);
                 }
             };
-            let mut memo = PieceMemo::default();
+            let mut memo = BatchMemo::new(shared);
             while let Some(k) = claim() {
                 while let Ok((j, ids)) = rx.try_recv() {
                     record(&mut batch, j, ids);
@@ -206,6 +210,7 @@ impl NativeBpe {
                 record(&mut batch, k, ids);
             }
         });
+        LAST_SHARED.with(|last| last.set(shared.map_or((0, 0), SharedMemo::len)));
         if let Some(e) = batch.failed {
             return Err(e);
         }
@@ -309,6 +314,13 @@ impl NativeBpe {
             Err(BatchError::Encode(e)) => return Err(regex_error(e)),
         };
         flat_arrays(py, &parts, counts_only)
+    }
+
+    /// The entries `(short, long)` that this thread's last batch (flat, Arrow or lists) left
+    /// in the memo its threads shared, `(0, 0)` if it ran on one thread (for the tests).
+    #[staticmethod]
+    fn last_shared_memo() -> (usize, usize) {
+        LAST_SHARED.with(|last| last.get())
     }
 
     /// The ids of pieces split elsewhere (a list of `str`): the native merge alone.
@@ -500,15 +512,65 @@ fn encode_each<'a>(
     if threads > 1 {
         order.sort_by_key(|&k| std::cmp::Reverse(texts[k].map_or(0, str::len)));
     }
-    parallel_each(
+    let memo = shared_memo(split, threads, texts.iter().map(|t| t.map_or(0, str::len)));
+    let parts = parallel_each(
         &order,
         threads,
-        PieceMemo::<'a>::default,
+        || BatchMemo::new(memo.as_ref()),
         |memo, k| match texts[k] {
             Some(text) => split.encode_memo(engine, text, memo),
             None => Ok(Vec::new()),
         },
-    )
+    );
+    LAST_SHARED.with(|last| last.set(memo.as_ref().map_or((0, 0), SharedMemo::len)));
+    parts
+}
+
+/// The memo shared by a batch's threads when it runs on two or more with a native
+/// pre-tokenizer (sized for the texts' bytes, `lens`); `None` on one thread (its own memo is
+/// enough) or with a custom pattern (its pieces keep no memo).
+fn shared_memo(
+    split: Split<'_>,
+    threads: usize,
+    lens: impl Iterator<Item = usize>,
+) -> Option<SharedMemo> {
+    (threads > 1 && matches!(split, Split::Pre(_))).then(|| SharedMemo::for_bytes(lens.sum()))
+}
+
+/// A batch thread's piece memo: its own, or its view of the batch's [`SharedMemo`].
+enum BatchMemo<'s, 'a> {
+    Own(PieceMemo<'a>),
+    Shared(SharedPieces<'s, 'a>),
+}
+
+impl<'s> BatchMemo<'s, '_> {
+    fn new(shared: Option<&'s SharedMemo>) -> Self {
+        match shared {
+            Some(shared) => BatchMemo::Shared(SharedPieces::new(shared)),
+            None => BatchMemo::Own(PieceMemo::default()),
+        }
+    }
+}
+
+impl<'a> PieceSink<'a> for BatchMemo<'_, 'a> {
+    fn encode(
+        &mut self,
+        engine: &Engine,
+        piece: &'a [u8],
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank> {
+        match self {
+            BatchMemo::Own(memo) => memo.encode(engine, piece, out),
+            BatchMemo::Shared(memo) => memo.encode(engine, piece, out),
+        }
+    }
+}
+
+thread_local! {
+    /// The entries (short, long) that the calling thread's last batch left in its shared
+    /// memo, `(0, 0)` if it had none: read by `NativeBpe.last_shared_memo` (the tests' check
+    /// that the shared memo was used).
+    static LAST_SHARED: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
 }
 
 /// `parts` as one `u32` buffer (empty if `counts_only`) and `parts.len() + 1` `i64` offsets,
