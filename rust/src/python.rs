@@ -596,14 +596,20 @@ fn flat_arrays<'py>(
         parts.iter().map(Vec::len).sum::<usize>()
     };
     let ids = PyByteArray::new_with(py, 4 * total, |buf| {
-        py.detach(|| {
-            let mut slots = buf.chunks_exact_mut(4);
-            for &id in parts.iter().flatten() {
-                if let Some(slot) = slots.next() {
-                    slot.copy_from_slice(&id.to_ne_bytes());
+        if total > 0 {
+            // part by part: each a slice of the buffer, copied in one loop the compiler
+            // vectorises (id by id through one iterator over all parts cost 3x as much)
+            py.detach(|| {
+                let mut rest = buf;
+                for part in parts {
+                    let (head, tail) = std::mem::take(&mut rest).split_at_mut(4 * part.len());
+                    for (slot, id) in head.chunks_exact_mut(4).zip(part) {
+                        slot.copy_from_slice(&id.to_ne_bytes());
+                    }
+                    rest = tail;
                 }
-            }
-        });
+            });
+        }
         Ok(())
     })?;
     Ok((ids, offsets))
