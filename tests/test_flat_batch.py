@@ -253,3 +253,22 @@ def test_shared_memos_filled(name):
     assert encode_arrow(enc, empty, num_threads=2).to_pylist() == [[]] * 5
     assert count_arrow(enc, empty, num_threads=2).to_pylist() == [0] * 5
     assert count_arrow(enc, pa.array([], pa.string()), num_threads=2).to_pylist() == []
+
+
+def test_unicode_check_kept_for_unpinned_patterns():
+    """The per-text Unicode-version check is skipped only for patterns it cannot fail on
+    (cl100k_base's, o200k_base's: no unpinned construct); a pattern with ``\\w`` still
+    refuses, in a batch, a character whose class differs between ``regex`` and tiktoken."""
+    from verified_bpe.api.encoding import Encoding
+    from verified_bpe.engine.patterns import unpinned_constructs
+    from verified_bpe.errors import PatternUnicodeError
+
+    base = verified_bpe.get_encoding("cl100k_base")
+    assert unpinned_constructs(base._pat_str) == ()
+    enc = Encoding(
+        "w", pat_str=r"\w+|\s+|[^\w\s]+", mergeable_ranks=base._mergeable_ranks, special_tokens={}
+    )
+    with pytest.raises(PatternUnicodeError, match="U\\+0558"):
+        enc.encode_ordinary_batch_to_numpy(["fine", "a\u0558"])
+    ids, offsets = enc.encode_ordinary_batch_to_numpy(["fine", "caf\u00e9"])
+    assert split(ids, offsets) == [enc.encode_ordinary("fine"), enc.encode_ordinary("caf\u00e9")]

@@ -369,7 +369,7 @@ def _fix_surrogates(text: str) -> str:
 def _with_surrogates_fixed(run: Callable[[list[str]], _T], texts: Sequence[str]) -> _T:
     """``run`` on the texts (each checked to be a ``str``); if the native engine refuses a lone
     surrogate, ``run`` again with them replaced as tiktoken does (:func:`_fix_surrogates`)."""
-    checked = [validate.text(t, "text") for t in texts]
+    checked = validate.all_str(list(texts), "text")
     try:
         return run(checked)
     except UnicodeEncodeError:
