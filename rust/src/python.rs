@@ -235,14 +235,18 @@ impl NativeBpe {
         num_threads: usize,
     ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
         let split = self.split()?;
-        let strs = texts
-            .iter()
-            .map(|t| t.to_str().map(Some))
-            .collect::<PyResult<Vec<Option<&str>>>>()?;
         let engine = &self.engine;
-        let parts = py
-            .detach(|| encode_each(split, engine, &strs, num_threads))
-            .map_err(regex_error)?;
+        if num_threads.min(texts.len()) <= 1 {
+            let strs = texts
+                .iter()
+                .map(|t| t.to_str().map(Some))
+                .collect::<PyResult<Vec<Option<&str>>>>()?;
+            let parts = py
+                .detach(|| encode_each(split, engine, &strs, num_threads))
+                .map_err(regex_error)?;
+            return flat_arrays(py, &parts, false);
+        }
+        let parts = encode_while_reading(py, split, engine, &texts, num_threads)?;
         flat_arrays(py, &parts, false)
     }
 
@@ -513,15 +517,26 @@ fn encode_each<'a>(
         order.sort_by_key(|&k| std::cmp::Reverse(texts[k].map_or(0, str::len)));
     }
     let memo = shared_memo(split, threads, texts.iter().map(|t| t.map_or(0, str::len)));
-    let parts = parallel_each(
-        &order,
-        threads,
-        || BatchMemo::new(memo.as_ref()),
-        |memo, k| match texts[k] {
+    // each memo its own copy of the loop (one thread: the per-thread memo with no dispatch)
+    fn each<'a, M: PieceSink<'a>>(
+        split: Split<'_>,
+        engine: &Engine,
+        texts: &[Option<&'a str>],
+        order: &[usize],
+        threads: usize,
+        memo: impl Fn() -> M + Sync,
+    ) -> Result<Vec<Vec<u32>>, RegexEncodeError> {
+        parallel_each(order, threads, memo, |memo, k| match texts[k] {
             Some(text) => split.encode_memo(engine, text, memo),
             None => Ok(Vec::new()),
-        },
-    );
+        })
+    }
+    let parts = match &memo {
+        Some(shared) => each(split, engine, texts, &order, threads, || {
+            SharedPieces::new(shared)
+        }),
+        None => each(split, engine, texts, &order, threads, PieceMemo::default),
+    };
     LAST_SHARED.with(|last| last.set(memo.as_ref().map_or((0, 0), SharedMemo::len)));
     parts
 }
@@ -535,6 +550,97 @@ fn shared_memo(
     lens: impl Iterator<Item = usize>,
 ) -> Option<SharedMemo> {
     (threads > 1 && matches!(split, Split::Pre(_))).then(|| SharedMemo::for_bytes(lens.sum()))
+}
+
+/// [`encode_each`] of Python strings on `num_threads` (2 or more) threads, reading them while
+/// the others encode: this thread reads each text's UTF-8 (under the GIL: CPython makes it for
+/// a text that is not ASCII) in the claiming order (longest first by code points) and hands it
+/// over, while the other threads already encode the texts read; then it releases the GIL and
+/// encodes too.  A thread that claims a text not read yet waits for it.  A text that cannot be
+/// read (a lone surrogate: `UnicodeEncodeError`) stops the batch and is the error.
+fn encode_while_reading<'a>(
+    py: Python<'_>,
+    split: Split<'_>,
+    engine: &Engine,
+    texts: &'a [Bound<'_, PyString>],
+    num_threads: usize,
+) -> PyResult<Vec<Vec<u32>>> {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::OnceLock;
+    let n = texts.len();
+    let threads = num_threads.clamp(1, n.max(1));
+    let lens: Vec<usize> = texts.iter().map(|t| t.len().unwrap_or(0)).collect();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(lens[k]));
+    let shared = shared_memo(split, threads, lens.iter().copied());
+    let strs: Vec<OnceLock<&'a str>> = (0..n).map(|_| OnceLock::new()).collect();
+    let (next, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
+    let run = || -> Result<Vec<(usize, Vec<u32>)>, RegexEncodeError> {
+        let mut memo = BatchMemo::new(shared.as_ref());
+        let mut done = Vec::new();
+        while !stop.load(Ordering::Relaxed) {
+            let Some(&k) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                break;
+            };
+            let text = loop {
+                if let Some(&text) = strs[k].get() {
+                    break text;
+                }
+                if stop.load(Ordering::Relaxed) {
+                    return Ok(done);
+                }
+                std::thread::yield_now();
+            };
+            match split.encode_memo(engine, text, &mut memo) {
+                Ok(ids) => done.push((k, ids)),
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(done)
+    };
+    let (read, finished) = std::thread::scope(|scope| {
+        let others: Vec<_> = (1..threads).map(|_| scope.spawn(&run)).collect();
+        let mut read = Ok(());
+        for &k in &order {
+            match texts[k].to_str() {
+                Ok(text) => {
+                    let _ = strs[k].set(text);
+                }
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    read = Err(e);
+                    break;
+                }
+            }
+        }
+        py.detach(|| {
+            let mut finished = Vec::with_capacity(threads);
+            if read.is_ok() {
+                finished.push(run());
+            }
+            finished.extend(
+                others
+                    .into_iter()
+                    .map(|h| h.join().expect("encoder thread")),
+            );
+            (read, finished)
+        })
+    });
+    read?;
+    LAST_SHARED.with(|last| last.set(shared.as_ref().map_or((0, 0), SharedMemo::len)));
+    let mut slots: Vec<Option<Vec<u32>>> = (0..n).map(|_| None).collect();
+    for done in finished {
+        for (k, ids) in done.map_err(regex_error)? {
+            slots[k] = Some(ids);
+        }
+    }
+    Ok(slots
+        .into_iter()
+        .map(|ids| ids.expect("every text was encoded"))
+        .collect())
 }
 
 /// A batch thread's piece memo: its own, or its view of the batch's [`SharedMemo`].
