@@ -300,9 +300,12 @@ pub fn long_run(piece: &[u8]) -> Option<std::ops::Range<usize>> {
 /// characterisation `Bpe.bytePairMerge_flatten_eq_iff` (`lean/Bpe/Ranks/Valid.lean`) and
 /// `Bpe.bytePairMerge_pump`.  So no condition on the table is needed: the two parts are
 /// compared by their spans (inside the run and of equal length, so equal bytes), not by their
-/// ids, which two tokens could share in a table with a repeated rank.  Not proven: that this
-/// function computes the step (the window merge is [`bpe_buckets`]' loop); tested against the
-/// heap merge, tiktoken and the definition (`tests/test_native_runs.py`).
+/// ids, which two tokens could share in a table with a repeated rank.  The step on a window
+/// is Lean `Bpe.Ranks.Run.pumpRun` (`lean/Bpe/Ranks/Run.lean`, Python
+/// `verified_bpe.spec.ranks.run.pump_run`), whose answer is proven to be the merge of the whole
+/// piece (`Bpe.bytePairMerge_eq_of_pumpRun_eq_some`, for every table and window).  Not proven:
+/// that this Rust code computes `pumpRun` (its window merge is [`bpe_buckets`]' loop); tested
+/// against the heap merge, tiktoken and the definition (`tests/test_native_runs.py`).
 pub fn bpe_run(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<bool, MissingRank> {
     let Some(run) = long_run(piece) else {
         return Ok(false);
@@ -322,26 +325,17 @@ pub fn bpe_run(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<bool
         buckets_merge(ranks, &NO_INDEX, bytes, |s, e, id| parts.push((s, e, id)))?;
         Ok(parts)
     };
-    // two adjacent parts inside the run of a window of run length m, of equal length (so
-    // equal bytes: a^w twice)
-    let twins = |w: &[(usize, usize, u32)], m: usize| {
-        let ((s0, e0, _), (s1, e1, _)) = (w[0], w[1]);
-        run.start <= s0 && e1 <= run.start + m && e0 - s0 == e1 - s1
-    };
-    // the first such pair, with a length dividing n - m
-    let pair = |parts: &[(usize, usize, u32)], m: usize| -> Option<usize> {
-        parts
-            .windows(2)
-            .position(|w| twins(w, m) && (n - m).is_multiple_of(w[0].1 - w[0].0))
+    // the first two adjacent parts inside the run of a window of run length m of one length
+    // dividing n - m (Lean `Bpe.Ranks.Run.twinParts`)
+    let pair = |parts: &[(usize, usize, u32)], m: usize| {
+        twin_parts(parts, run.start, run.start + m, n - m)
     };
     let first = parts(&window(RUN_WINDOW))?;
-    let width = first
-        .windows(2)
-        .find(|w| twins(w, RUN_WINDOW))
-        .map(|w| w[0].1 - w[0].0);
-    let Some(width) = width else {
+    // the width of the first two parts of one length inside the run (any length divides 0)
+    let Some(k) = twin_parts(&first, run.start, run.start + RUN_WINDOW, 0) else {
         return Ok(false);
     };
+    let width = first[k].1 - first[k].0;
     // the window u a^m v with m = RUN_WINDOW or 2 RUN_WINDOW plus the remainder (the end of
     // a short window can take back the last equal pair: 264 spaces in cl100k_base are
     // 128 + 64 + 72)
@@ -361,12 +355,24 @@ pub fn bpe_run(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<bool
     let Some((parts, k, m)) = found else {
         return Ok(false);
     };
+    // Lean `Bpe.Ranks.Run.pumpRun`: the parts before the pair, the pair's part repeated, the
+    // parts after it
     let (s, e, id) = parts[k];
     let copies = 2 + (n - m) / (e - s);
     out.extend(parts[..k].iter().map(|p| p.2));
     out.extend(std::iter::repeat_n(id, copies));
     out.extend(parts[k + 2..].iter().map(|p| p.2));
     Ok(true)
+}
+
+/// Lean `Bpe.Ranks.Run.twinParts` on parts given as `(start, end, id)`: the index of the
+/// first two adjacent parts that lie in the bytes `lo..hi` and have one length `w` with
+/// `d % w == 0` (`d % 0` is `d`, as in Lean).  Inside a run, one length means the same bytes.
+fn twin_parts(parts: &[(usize, usize, u32)], lo: usize, hi: usize, d: usize) -> Option<usize> {
+    parts.windows(2).position(|w| {
+        let ((s0, e0, _), (s1, e1, _)) = (w[0], w[1]);
+        lo <= s0 && e1 <= hi && e0 - s0 == e1 - s1 && d.checked_rem(e0 - s0).unwrap_or(d) == 0
+    })
 }
 
 fn rank_of(ranks: &RankMap, bytes: &[u8]) -> u32 {
