@@ -2,8 +2,7 @@
 //! pre-tokenizer; text is cut into blocks, each block pre-tokenized and every chunk merged.
 
 use crate::ranks::{
-    bpe_ranks_with, bpe_run, long_run, pack16, satisfies_c, satisfies_c_cached, slot16, table_key,
-    MissingRank, RankIndex, RankMap, TableKey, LONG_RUN,
+    bpe_ranks_with, bpe_run, long_run, pack16, slot16, MissingRank, RankIndex, RankMap, LONG_RUN,
 };
 use crate::unicode::{ascii, cl100k, llama3, o200k, r50k};
 use rustc_hash::FxHashMap;
@@ -97,11 +96,6 @@ pub struct Engine {
     pub ranks: RankMap,
     pub pre_tokenizer: Option<PreTokenizer>,
     pub regex: Option<fancy_regex::Regex>,
-    /// Whether the table satisfies condition C (so [`bpe_run`] may pump long runs): checked
-    /// by [`satisfies_c`] on the first long run, once per process for a table with the same
-    /// [`TableKey`] (set by [`Engine::new`]; without one the check is not cached).
-    pub runs: std::sync::OnceLock<bool>,
-    pub key: Option<TableKey>,
     /// The [`RankIndex`] of `ranks` ([`crate::ranks::NO_INDEX`] works too, slower).
     pub index: RankIndex,
 }
@@ -116,37 +110,27 @@ pub enum RegexEncodeError {
 }
 
 impl Engine {
-    /// An engine over `ranks`, with its [`TableKey`].
+    /// An engine over `ranks`.
     pub fn new(
         ranks: RankMap,
         pre_tokenizer: Option<PreTokenizer>,
         regex: Option<fancy_regex::Regex>,
     ) -> Self {
-        let key = Some(table_key(&ranks));
         let index = RankIndex::new(&ranks);
         Self {
             index,
             ranks,
             pre_tokenizer,
             regex,
-            runs: Default::default(),
-            key,
         }
     }
 
-    fn condition_c(&self) -> bool {
-        *self.runs.get_or_init(|| match self.key {
-            Some(key) => satisfies_c_cached(&self.ranks, key),
-            None => satisfies_c(&self.ranks),
-        })
-    }
-
-    /// The ids of one piece, appended to `out`: [`bpe_run`] for a long run of one byte when
-    /// the table satisfies condition C, else [`crate::ranks::bpe_ranks`].
+    /// The ids of one piece, appended to `out`: [`bpe_run`] for a long run of one byte (its
+    /// pumping holds for every table: Lean `Bpe.bytePairMerge_replicate_pump`), else
+    /// [`crate::ranks::bpe_ranks`].
     pub fn merge(&self, piece: &[u8], out: &mut Vec<u32>) -> Result<(), MissingRank> {
         if piece.len() >= LONG_RUN
             && long_run(piece).is_some()
-            && self.condition_c()
             && !self.ranks.contains_key(piece)
             && bpe_run(&self.ranks, piece, out)?
         {
