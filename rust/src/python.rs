@@ -505,10 +505,10 @@ fn buffer_bytes(py: Python<'_>, buffer: &PyBuffer<u8>) -> PyResult<Vec<u8>> {
 /// thread keeping one piece memo across its texts (so a batch of many short texts merges a
 /// common piece once per thread, not once per text); the first error stops the claiming.
 /// Runs without the GIL.
-fn encode_each<'a>(
+fn encode_each(
     split: Split<'_>,
     engine: &Engine,
-    texts: &[Option<&'a str>],
+    texts: &[Option<&str>],
     num_threads: usize,
 ) -> Result<Vec<Vec<u32>>, RegexEncodeError> {
     let threads = num_threads.clamp(1, texts.len().max(1));
@@ -602,7 +602,7 @@ fn encode_while_reading<'a>(
         Ok(done)
     };
     let (read, finished) = std::thread::scope(|scope| {
-        let others: Vec<_> = (1..threads).map(|_| scope.spawn(&run)).collect();
+        let others: Vec<_> = (1..threads).map(|_| scope.spawn(run)).collect();
         let mut read = Ok(());
         for &k in &order {
             match texts[k].to_str() {
