@@ -20,12 +20,19 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 tiktoken = pytest.importorskip("tiktoken")
 
-from verified_bpe.engine.tokenizer import SpecTables, bpe_ranks, spec_tables  # noqa: E402
+from verified_bpe.engine import native  # noqa: E402
+from verified_bpe.engine.tokenizer import (  # noqa: E402
+    SpecTables,
+    bpe_ranks,
+    bpe_ranks_buckets,
+    bpe_ranks_heap,
+    spec_tables,
+)
 from verified_bpe.engine.vocab import load_ranks, tiktoken_encoding  # noqa: E402
 from verified_bpe.spec.seed.encode import encode_chunk  # noqa: E402
 
@@ -163,6 +170,35 @@ def test_synthetic_tables_vs_tiktoken(case):
         "synthetic", pat_str=r"[\s\S]+", mergeable_ranks=ranks, special_tokens={}
     )
     assert bpe_ranks(ranks, chunk) == oracle._encode_single_piece(chunk)
+
+
+@st.composite
+def repeated_rank_table(draw) -> tuple[dict[bytes, int], bytes]:
+    """As :func:`synthetic_table`, with ranks drawn from a few values, so tokens share ranks
+    (the public constructors refuse such a table, as tiktoken does; the merge functions take
+    every table, as Lean's ``bytePairMerge`` does, lowest rank then leftmost)."""
+    ranks, chunk = draw(synthetic_table())
+    values = st.integers(0, 3)
+    return {token: draw(values) for token in ranks}, chunk
+
+
+@settings(max_examples=300)
+@given(case=repeated_rank_table())
+# merging ``ab`` at 0 creates ``aba`` of the same rank 1, which must go before ``ab`` at 2
+@example(case=({b"a": 0, b"b": 0, b"ab": 1, b"ba": 2, b"abaa": 2, b"aba": 1}, b"abab"))
+def test_repeated_ranks_vs_brute_force(case):
+    """The heap and bucket merges (Python and native) on tables that repeat ranks: a merge may
+    then create a pair of the rank being processed, which the bucket merge must open again."""
+    ranks, chunk = case
+    expected = brute_force(ranks, chunk)
+    assert bpe_ranks_heap(ranks, chunk) == expected
+    assert bpe_ranks_buckets(ranks, chunk) == expected
+    if native.available():
+        m = native.NativeMerger(ranks, r"[\s\S]+")
+        assert m.bpe(chunk) == expected
+        if chunk not in ranks:  # the merges alone, without the whole-piece shortcut
+            for algorithm in ("scan", "heap", "buckets"):
+                assert m.bpe(chunk, algorithm) == expected, algorithm
 
 
 def test_brute_force_is_not_vacuous():

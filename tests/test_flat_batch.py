@@ -200,3 +200,75 @@ def test_many_texts_sharing_pieces():
     for num_threads in (1, 2):
         assert split(*enc.encode_ordinary_batch_to_numpy(texts, num_threads=num_threads)) == want
         assert enc.encode_ordinary_batch(texts, num_threads=num_threads) == want
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_shared_memos_filled(name):
+    """On two or more threads a batch's threads share one piece memo (``shared_memo.rs``):
+    short pieces (up to 16 bytes) and longer ones (17 to 64 bytes, not one token), enough
+    distinct ones to fill a table past half (the threads' own memos take over), texts
+    sharing many of them, and empty texts.  tiktoken's ids text by text on the flat, list
+    and Arrow batches, and the shared memo was used (its entries are reported)."""
+    import random
+
+    if not native.available():
+        pytest.skip("native engine not built")
+    rng = random.Random(7)
+
+    def word(lo, hi):
+        return "".join(rng.choice("qxzjkvwyab") for _ in range(rng.randrange(lo, hi)))
+
+    short = [word(3, 14) for _ in range(400)]
+    long = [word(18, 60) for _ in range(200)]
+    texts = [
+        " ".join(
+            rng.choice(short if rng.random() < 0.8 else long) for _ in range(rng.randrange(30))
+        )
+        for _ in range(1_500)
+    ]
+    texts += ["", " ".join(word(3, 14) for _ in range(6_000)), ""]  # fills the short table
+    texts += [" ".join(word(18, 60) for _ in range(3_000))]  # fills the long table
+    want = tiktoken_encoding(name).encode_ordinary_batch(texts)
+    enc = verified_bpe.get_encoding(name)
+    bpe = enc._tokenizer._native._bpe
+    for num_threads in (2, 3):
+        assert split(*enc.encode_ordinary_batch_to_numpy(texts, num_threads=num_threads)) == want
+        short_entries, long_entries = bpe.last_shared_memo()
+        assert short_entries > 400 and long_entries > 200
+        assert enc.encode_ordinary_batch(texts, num_threads=num_threads) == want
+        assert min(bpe.last_shared_memo()) > 200
+    enc.encode_ordinary_batch_to_numpy(texts, num_threads=1)
+    assert bpe.last_shared_memo() == (0, 0)
+    try:
+        import pyarrow as pa
+    except ImportError:
+        return
+    from verified_bpe.data import count_arrow, encode_arrow
+
+    array = pa.array(texts + [None])
+    assert encode_arrow(enc, array, num_threads=2).to_pylist() == want + [None]
+    assert min(bpe.last_shared_memo()) > 200
+    assert count_arrow(enc, array, num_threads=2).to_pylist() == [len(w) for w in want] + [None]
+    empty = pa.array([""] * 5)
+    assert encode_arrow(enc, empty, num_threads=2).to_pylist() == [[]] * 5
+    assert count_arrow(enc, empty, num_threads=2).to_pylist() == [0] * 5
+    assert count_arrow(enc, pa.array([], pa.string()), num_threads=2).to_pylist() == []
+
+
+def test_unicode_check_kept_for_unpinned_patterns():
+    """The per-text Unicode-version check is skipped only for patterns it cannot fail on
+    (cl100k_base's, o200k_base's: no unpinned construct); a pattern with ``\\w`` still
+    refuses, in a batch, a character whose class differs between ``regex`` and tiktoken."""
+    from verified_bpe.api.encoding import Encoding
+    from verified_bpe.engine.patterns import unpinned_constructs
+    from verified_bpe.errors import PatternUnicodeError
+
+    base = verified_bpe.get_encoding("cl100k_base")
+    assert unpinned_constructs(base._pat_str) == ()
+    enc = Encoding(
+        "w", pat_str=r"\w+|\s+|[^\w\s]+", mergeable_ranks=base._mergeable_ranks, special_tokens={}
+    )
+    with pytest.raises(PatternUnicodeError, match="U\\+0558"):
+        enc.encode_ordinary_batch_to_numpy(["fine", "a\u0558"])
+    ids, offsets = enc.encode_ordinary_batch_to_numpy(["fine", "caf\u00e9"])
+    assert split(ids, offsets) == [enc.encode_ordinary("fine"), enc.encode_ordinary("caf\u00e9")]

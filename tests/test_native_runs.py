@@ -14,6 +14,7 @@ and of every ASCII pair (lead byte + run byte), on both encodings, is opt-in:
 from __future__ import annotations
 
 import os
+import random
 import sys
 from functools import cache
 from pathlib import Path
@@ -108,22 +109,61 @@ def test_runs_vs_tiktoken_and_brute_force(name):
 
 
 def test_encode_ordinary_on_long_runs_vs_tiktoken():
-    """The engine's own path (the condition-C check, the pre-tokenizer's pieces)."""
+    """The engine's own path (the pre-tokenizer's pieces, then the run path)."""
     for name, text in (("cl100k_base", "x" * 200_000), ("o200k_base", " " * 200_000)):
         tok = Tokenizer.from_tiktoken(name, "native")
         text = "ab " + text + "\n" + text
         assert tok.encode_ordinary(text) == tiktoken_encoding(name).encode_ordinary(text)
 
 
-def test_no_pumping_without_condition_c():
-    """A table that fails condition C (a token that is not its own merge) is merged in full:
-    ``aaaa`` is a token but ``aa`` merges first (rank 257 < 258) and ``aa aa`` has no rank."""
+def test_table_failing_condition_c_is_pumped():
+    """The pumping holds for every table (Lean ``Bpe.bytePairMerge_replicate_pump``), so a
+    table that fails condition C is pumped too: ``aaaa`` is a token but ``aa`` merges first
+    (rank 257 < 258) and ``aa aa`` has no rank."""
     ranks = {bytes([b]): b for b in range(256)}
     ranks[b"aaaa"] = 256
     ranks[b"aa"] = 257
     m = native.NativeMerger(ranks, tiktoken_encoding("cl100k_base")._pat_str)
     piece = b"a" * 1030
-    assert m.bpe(piece) == brute_force(ranks, piece)
+    assert m.bpe(piece, "runs") == m.bpe(piece) == brute_force(ranks, piece)
+
+
+def repeated_rank_tables(count: int) -> list[dict[bytes, int]]:
+    """Tables that repeat ranks: the bytes, then runs ``a^k`` (k = 2..9) and a few tokens with
+    ``b``, each present or not, ranks drawn from 256..259 (so tokens of different lengths
+    share an id, which the run path must not take for equal bytes)."""
+    rng = random.Random(32)
+    tables = []
+    for _ in range(count):
+        ranks = {bytes([b]): b for b in range(256)}
+        for token in [b"a" * k for k in range(2, 10)] + [b"ba", b"ab", b"baa", b"aab"]:
+            if rng.random() < 0.7:
+                ranks[token] = rng.randrange(256, 260)
+        tables.append(ranks)
+    return tables
+
+
+def test_tables_with_repeated_ranks():
+    """On tables where two tokens share a rank, the run path equals the heap merge on a window
+    of lengths (also with a leading or trailing ``b``), and the definition on one length per
+    table; some of them are pumped."""
+    pat = tiktoken_encoding("cl100k_base")._pat_str
+    pumps = 0
+    for ranks in repeated_rank_tables(12):
+        m = native.NativeMerger(ranks, pat)
+        for n in range(LONG_RUN, LONG_RUN + 40):
+            for piece in (b"a" * n, b"b" + b"a" * n, b"a" * n + b"b"):
+                expected = m.bpe(piece, "heap")
+                assert m.bpe(piece) == expected, (ranks, len(piece))
+                try:
+                    ids = m.bpe(piece, "runs")
+                except ValueError:
+                    continue
+                pumps += 1
+                assert ids == expected, (ranks, len(piece))
+        piece = b"b" + b"a" * (LONG_RUN + 7)
+        assert m.bpe(piece) == brute_force(ranks, piece), ranks
+    assert pumps > 0
 
 
 # ---------------------------------------------------------------------------- full, opt-in

@@ -14,6 +14,7 @@ public import Bpe.Ranks.Roundtrip
 public import Bpe.Ranks.WholePieces
 public import Bpe.Ranks.Valid
 public import Bpe.Ranks.Pump
+public import Bpe.Ranks.Run
 
 /-!
 # Layer 2: tiktoken's rank BPE, and the seed's encoder is tiktoken's
@@ -33,7 +34,8 @@ kernel-checked counterexample showing the seed's encoder is not tiktoken's there
 For every rank table, a list of byte strings is the merge of its concatenation exactly when
 every part and every two adjacent parts are their own merge (`Valid`:
 `Bpe.bytePairMerge_flatten_eq_iff`), so a token repeated twice in a merge can be repeated any
-number of times (`Pump`: `Bpe.bytePairMerge_pump`, `Bpe.bytePairMerge_replicate_pump`, the
-Rust engine's long-run fast path).
+number of times (`Pump`: `Bpe.bytePairMerge_pump`, `Bpe.bytePairMerge_replicate_pump`), and
+the Rust engine's long-run step as a function gives the merge whenever it answers (`Run`:
+`Bpe.pumpRun`, `Bpe.bytePairMerge_eq_of_pumpRun_eq_some`).
 Builds on `Bpe.Seed`.
 -/

@@ -2,8 +2,7 @@
 //! pre-tokenizer; text is cut into blocks, each block pre-tokenized and every chunk merged.
 
 use crate::ranks::{
-    bpe_ranks_with, bpe_run, long_run, pack16, satisfies_c, satisfies_c_cached, slot16, table_key,
-    MissingRank, RankIndex, RankMap, TableKey, LONG_RUN,
+    bpe_ranks_with, bpe_run, long_run, pack16, slot16, MissingRank, RankIndex, RankMap, LONG_RUN,
 };
 use crate::unicode::{ascii, cl100k, llama3, o200k, r50k};
 use rustc_hash::FxHashMap;
@@ -97,11 +96,6 @@ pub struct Engine {
     pub ranks: RankMap,
     pub pre_tokenizer: Option<PreTokenizer>,
     pub regex: Option<fancy_regex::Regex>,
-    /// Whether the table satisfies condition C (so [`bpe_run`] may pump long runs): checked
-    /// by [`satisfies_c`] on the first long run, once per process for a table with the same
-    /// [`TableKey`] (set by [`Engine::new`]; without one the check is not cached).
-    pub runs: std::sync::OnceLock<bool>,
-    pub key: Option<TableKey>,
     /// The [`RankIndex`] of `ranks` ([`crate::ranks::NO_INDEX`] works too, slower).
     pub index: RankIndex,
 }
@@ -116,37 +110,27 @@ pub enum RegexEncodeError {
 }
 
 impl Engine {
-    /// An engine over `ranks`, with its [`TableKey`].
+    /// An engine over `ranks`.
     pub fn new(
         ranks: RankMap,
         pre_tokenizer: Option<PreTokenizer>,
         regex: Option<fancy_regex::Regex>,
     ) -> Self {
-        let key = Some(table_key(&ranks));
         let index = RankIndex::new(&ranks);
         Self {
             index,
             ranks,
             pre_tokenizer,
             regex,
-            runs: Default::default(),
-            key,
         }
     }
 
-    fn condition_c(&self) -> bool {
-        *self.runs.get_or_init(|| match self.key {
-            Some(key) => satisfies_c_cached(&self.ranks, key),
-            None => satisfies_c(&self.ranks),
-        })
-    }
-
-    /// The ids of one piece, appended to `out`: [`bpe_run`] for a long run of one byte when
-    /// the table satisfies condition C, else [`crate::ranks::bpe_ranks`].
+    /// The ids of one piece, appended to `out`: [`bpe_run`] for a long run of one byte (its
+    /// pumping holds for every table: Lean `Bpe.bytePairMerge_replicate_pump`), else
+    /// [`crate::ranks::bpe_ranks`].
     pub fn merge(&self, piece: &[u8], out: &mut Vec<u32>) -> Result<(), MissingRank> {
         if piece.len() >= LONG_RUN
             && long_run(piece).is_some()
-            && self.condition_c()
             && !self.ranks.contains_key(piece)
             && bpe_run(&self.ranks, piece, out)?
         {
@@ -167,6 +151,18 @@ impl Engine {
         pre: PreTokenizer,
         data: &'a [u8],
         memo: &mut PieceMemo<'a>,
+    ) -> Result<Vec<u32>, MissingRank> {
+        self.encode_ordinary_with(memo, pre, data)
+    }
+
+    /// [`Engine::encode_ordinary`] with the pieces merged through `memo` (a thread's
+    /// [`PieceMemo`], or a batch's [`crate::shared_memo::SharedPieces`]): the ids are the same
+    /// whatever the memo, since every [`PieceSink`] gives a piece's [`bpe_ranks_with`] ids.
+    pub fn encode_ordinary_with<'a>(
+        &self,
+        memo: &mut impl PieceSink<'a>,
+        pre: PreTokenizer,
+        data: &'a [u8],
     ) -> Result<Vec<u32>, MissingRank> {
         let mut out = Vec::with_capacity(data.len() / 4 + 1);
         let mut failed: Option<MissingRank> = None;
@@ -234,6 +230,30 @@ pub struct PieceMemo<'a> {
     spans: SpanMemo<'a>,
 }
 
+/// Something that appends the ids of one piece to `out`, as [`bpe_ranks_with`] (or, for a
+/// long run, [`Engine::merge`]) gives them, possibly from a memo: [`PieceMemo`] (one
+/// thread's) and [`crate::shared_memo::SharedPieces`] (a batch's, shared by its threads).
+pub trait PieceSink<'a> {
+    /// The ids of `piece`, appended to `out`.
+    fn encode(
+        &mut self,
+        engine: &Engine,
+        piece: &'a [u8],
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank>;
+}
+
+impl<'a> PieceSink<'a> for PieceMemo<'a> {
+    fn encode(
+        &mut self,
+        engine: &Engine,
+        piece: &'a [u8],
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank> {
+        PieceMemo::encode(self, engine, piece, out)
+    }
+}
+
 impl<'a> PieceMemo<'a> {
     /// An empty memo for one text of `len` bytes: its [`ShortMemo`] starts at
     /// [`ShortMemo::presize`] slots when first used (a memo made by `default` starts small and
@@ -248,7 +268,9 @@ impl<'a> PieceMemo<'a> {
         }
     }
 
-    fn encode(
+    /// The ids of one piece appended to `out`: from the memo if it was merged before, else
+    /// merged ([`Engine::merge`] semantics) and kept.
+    pub fn encode(
         &mut self,
         engine: &Engine,
         piece: &'a [u8],

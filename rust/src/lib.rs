@@ -10,6 +10,7 @@
 pub mod engine;
 pub mod merges;
 pub mod ranks;
+pub mod shared_memo;
 pub mod unicode;
 
 #[cfg(feature = "python")]

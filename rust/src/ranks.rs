@@ -25,9 +25,7 @@
 
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
-use std::collections::hash_map::RandomState;
 use std::collections::BinaryHeap;
-use std::sync::{Mutex, OnceLock};
 
 /// A rank table: token bytes to rank (= id).
 pub type RankMap = FxHashMap<Vec<u8>, u32>;
@@ -277,97 +275,6 @@ impl RankIndex {
     }
 }
 
-/// Condition C as `check_ranks` checks it (Lean `Bpe.Ranks.Check.checkRanks`, Python
-/// `verified_bpe.spec.ranks.check`): distinct ranks, every byte a token of rank below 256, and
-/// every token of two or more bytes merged, with the pairs of ranks below its own only, into
-/// exactly two parts (so it is its own merge, made last from two lower-ranked tokens).  The
-/// gate of [`bpe_run`] (whose pumping holds for every table, Lean
-/// `Bpe.bytePairMerge_replicate_pump`; of these conditions it needs distinct ranks, as it
-/// compares ids); about 0.1-0.3 s on the published tables.
-pub fn satisfies_c(ranks: &RankMap) -> bool {
-    let mut seen: Vec<u32> = ranks.values().copied().collect();
-    seen.sort_unstable();
-    if seen.windows(2).any(|w| w[0] == w[1]) {
-        return false;
-    }
-    if (0..=255u8).any(|b| !matches!(ranks.get(&[b][..]), Some(&r) if r < 256)) {
-        return false;
-    }
-    ranks
-        .iter()
-        .all(|(token, &rank)| token.len() < 2 || parts_below(ranks, token, rank) == 2)
-}
-
-/// A fingerprint of a rank table: its size and two order-independent sums of keyed SipHash
-/// values of its entries, under keys drawn at random once per process (so no table can be
-/// made to collide with another on purpose).  A few milliseconds on the published tables.
-pub type TableKey = (usize, u64, u64);
-
-/// The [`TableKey`] of `ranks`.
-pub fn table_key(ranks: &RankMap) -> TableKey {
-    use std::hash::BuildHasher;
-    static STATES: OnceLock<(RandomState, RandomState)> = OnceLock::new();
-    let (a, b) = STATES.get_or_init(|| (RandomState::new(), RandomState::new()));
-    let (mut x, mut y) = (0u64, 0u64);
-    for entry in ranks.iter() {
-        x = x.wrapping_add(a.hash_one(entry));
-        y = y.wrapping_add(b.hash_one(entry));
-    }
-    (ranks.len(), x, y)
-}
-
-/// [`satisfies_c`] of a table, computed once per process for each [`TableKey`].
-pub fn satisfies_c_cached(ranks: &RankMap, key: TableKey) -> bool {
-    static VERDICTS: Mutex<Vec<(TableKey, bool)>> = Mutex::new(Vec::new());
-    let known = |v: &Vec<(TableKey, bool)>| v.iter().find(|e| e.0 == key).map(|e| e.1);
-    if let Some(verdict) = known(&VERDICTS.lock().unwrap_or_else(|e| e.into_inner())) {
-        return verdict;
-    }
-    let verdict = satisfies_c(ranks);
-    VERDICTS
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .push((key, verdict));
-    verdict
-}
-
-/// The number of parts of `token` after merging, as [`bpe_scan`], only pairs of rank below
-/// `cap` (Python `verified_bpe.spec.seed.decompose.decompose_token`).  A two-byte token has
-/// two (its only pair is itself, of rank `cap`).
-fn parts_below(ranks: &RankMap, token: &[u8], cap: u32) -> usize {
-    let n = token.len();
-    if n <= 2 {
-        return n;
-    }
-    let rank = |s: usize, e: usize| rank_of(ranks, &token[s..e]).min(cap);
-    // (start of part k, rank of part k joined with part k + 1, capped); the last entry is
-    // the end
-    let mut parts: Vec<(usize, u32)> = (0..=n).map(|s| (s, cap)).collect();
-    for (s, part) in parts[..n - 1].iter_mut().enumerate() {
-        part.1 = rank(s, s + 2);
-    }
-    loop {
-        let (mut best, mut at) = (cap, 0);
-        for (k, &(_, r)) in parts[..parts.len() - 1].iter().enumerate() {
-            if r < best {
-                (best, at) = (r, k);
-            }
-        }
-        if best == cap {
-            return parts.len() - 1;
-        }
-        parts.remove(at + 1);
-        parts[at].1 = if at + 2 < parts.len() {
-            rank(parts[at].0, parts[at + 2].0)
-        } else {
-            cap
-        };
-        if at > 0 {
-            parts[at - 1].1 = rank(parts[at - 1].0, parts[at + 1].0);
-        }
-    }
-}
-
 /// From this many bytes on, [`crate::engine::Engine::merge`] tries [`bpe_run`] first.
 pub const LONG_RUN: usize = 1024;
 
@@ -412,9 +319,14 @@ pub fn long_run(piece: &[u8]) -> Option<std::ops::Range<usize>> {
 /// and the run before the pair, `S` the run after it and `v`) and `w` divides `n - m`, then
 /// `u a^n v` merges to `P`, `2 + (n - m) / w` copies of `a^w`, `S`; through the
 /// characterisation `Bpe.bytePairMerge_flatten_eq_iff` (`lean/Bpe/Ranks/Valid.lean`) and
-/// `Bpe.bytePairMerge_pump`.  Not proven: that this function computes it (the window merge
-/// is [`bpe_buckets`]' loop, equal ids mean equal bytes under distinct ranks); tested
-/// against the heap merge and tiktoken (`tests/test_native_runs.py`).
+/// `Bpe.bytePairMerge_pump`.  So no condition on the table is needed: the two parts are
+/// compared by their spans (inside the run and of equal length, so equal bytes), not by their
+/// ids, which two tokens could share in a table with a repeated rank.  The step on a window
+/// is Lean `Bpe.Ranks.Run.pumpRun` (`lean/Bpe/Ranks/Run.lean`, Python
+/// `verified_bpe.spec.ranks.run.pump_run`), whose answer is proven to be the merge of the whole
+/// piece (`Bpe.bytePairMerge_eq_of_pumpRun_eq_some`, for every table and window).  Not proven:
+/// that this Rust code computes `pumpRun` (its window merge is [`bpe_buckets`]' loop); tested
+/// against the heap merge, tiktoken and the definition (`tests/test_native_runs.py`).
 pub fn bpe_run(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<bool, MissingRank> {
     let Some(run) = long_run(piece) else {
         return Ok(false);
@@ -434,23 +346,17 @@ pub fn bpe_run(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<bool
         buckets_merge(ranks, &NO_INDEX, bytes, |s, e, id| parts.push((s, e, id)))?;
         Ok(parts)
     };
-    // the first two equal adjacent parts inside the run of a window of run length m, with
-    // a length dividing n - m
-    let pair = |parts: &[(usize, usize, u32)], m: usize| -> Option<usize> {
-        let inside = run.start..run.start + m;
-        parts.windows(2).position(|w| {
-            let ((s0, e0, id0), (_, e1, id1)) = (w[0], w[1]);
-            id0 == id1 && inside.start <= s0 && e1 <= inside.end && (n - m).is_multiple_of(e0 - s0)
-        })
+    // the first two adjacent parts inside the run of a window of run length m of one length
+    // dividing n - m (Lean `Bpe.Ranks.Run.twinParts`)
+    let pair = |parts: &[(usize, usize, u32)], m: usize| {
+        twin_parts(parts, run.start, run.start + m, n - m)
     };
     let first = parts(&window(RUN_WINDOW))?;
-    let width = first
-        .windows(2)
-        .find(|w| w[0].2 == w[1].2 && run.start <= w[0].0 && w[1].1 <= run.start + RUN_WINDOW)
-        .map(|w| w[0].1 - w[0].0);
-    let Some(width) = width else {
+    // the width of the first two parts of one length inside the run (any length divides 0)
+    let Some(k) = twin_parts(&first, run.start, run.start + RUN_WINDOW, 0) else {
         return Ok(false);
     };
+    let width = first[k].1 - first[k].0;
     // the window u a^m v with m = RUN_WINDOW or 2 RUN_WINDOW plus the remainder (the end of
     // a short window can take back the last equal pair: 264 spaces in cl100k_base are
     // 128 + 64 + 72)
@@ -470,6 +376,8 @@ pub fn bpe_run(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<bool
     let Some((parts, k, m)) = found else {
         return Ok(false);
     };
+    // Lean `Bpe.Ranks.Run.pumpRun`: the parts before the pair, the pair's part repeated, the
+    // parts after it
     let (s, e, id) = parts[k];
     let copies = 2 + (n - m) / (e - s);
     out.extend(parts[..k].iter().map(|p| p.2));
@@ -483,6 +391,16 @@ pub fn bpe_run(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<bool
 #[inline(never)]
 fn rank_in(ranks: &RankMap, bytes: &[u8]) -> Option<u32> {
     ranks.get(bytes).copied()
+}
+
+/// Lean `Bpe.Ranks.Run.twinParts` on parts given as `(start, end, id)`: the index of the
+/// first two adjacent parts that lie in the bytes `lo..hi` and have one length `w` with
+/// `d % w == 0` (`d % 0` is `d`, as in Lean).  Inside a run, one length means the same bytes.
+fn twin_parts(parts: &[(usize, usize, u32)], lo: usize, hi: usize, d: usize) -> Option<usize> {
+    parts.windows(2).position(|w| {
+        let ((s0, e0, _), (s1, e1, _)) = (w[0], w[1]);
+        lo <= s0 && e1 <= hi && e0 - s0 == e1 - s1 && d.checked_rem(e0 - s0).unwrap_or(d) == 0
+    })
 }
 
 fn rank_of(ranks: &RankMap, bytes: &[u8]) -> u32 {
@@ -639,11 +557,11 @@ pub fn bpe_heap(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<(),
 }
 
 /// The merges of [`bpe_heap`] with the pending pairs in one bucket per rank (the algorithm of
-/// `bpe_ranks_buckets`): a merge cannot create a pair of the rank being processed (the new
-/// pair covers strictly more bytes, so it is another token); if it creates a pair of a lower
-/// rank, the rest of the bucket is put back and the lower rank is opened first.  Hence pairs
-/// are merged in exactly the heap's (rank, start) order, with a heap operation per distinct
-/// rank instead of per pair, and sweeps through the piece in order.
+/// `bpe_ranks_buckets`): if a merge creates a pair of a lower rank, or of the rank being
+/// processed (only in a table that gives two tokens one rank: the new pair covers more bytes,
+/// so it is another token), the rest of the bucket is put back and the lowest rank is opened
+/// again.  Hence pairs are merged in exactly the heap's (rank, start) order, with a heap
+/// operation per distinct rank instead of per pair, and sweeps through the piece in order.
 ///
 /// Two savings that do not change the merges: the id of each symbol is kept at its start
 /// (`tok`: a merged symbol's id is the rank it was merged at, a single byte's is looked up
@@ -735,7 +653,7 @@ fn buckets_merge(
                         pack(start, right),
                     )
                 {
-                    lower |= new_rank < rank;
+                    lower |= new_rank <= rank;
                 }
             }
             let left = prv[start as usize];
@@ -750,7 +668,7 @@ fn buckets_merge(
                         pack(left, end),
                     )
                 {
-                    lower |= new_rank < rank;
+                    lower |= new_rank <= rank;
                 }
             }
             if lower {

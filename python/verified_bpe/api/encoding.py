@@ -27,7 +27,12 @@ from typing import TYPE_CHECKING, Any, Literal
 import regex
 
 from ..engine import validate
-from ..engine.patterns import check_unicode_version, pattern_timeout, pinned_splitter
+from ..engine.patterns import (
+    check_unicode_version,
+    pattern_timeout,
+    pinned_splitter,
+    unpinned_constructs,
+)
 from ..engine.rust_syntax import rust_pattern
 from ..engine.tokenizer import Tokenizer, bpe_ranks
 from ..errors import (
@@ -285,8 +290,9 @@ class Encoding:
         without it, the Python engine gives the same arrays.  Needs numpy."""
         np = _numpy("encode_ordinary_batch_to_numpy")
         texts = _batch_texts(text, num_threads)
-        for t in texts:
-            check_unicode_version(self._split_pattern, t)
+        if unpinned_constructs(self._split_pattern):  # else the check cannot fail
+            for t in texts:
+                check_unicode_version(self._split_pattern, t)
         ids, offsets = self._tokenizer.encode_ordinary_batch_flat(texts, num_threads)
         return np.frombuffer(ids, dtype=np.uint32), np.frombuffer(offsets, dtype=np.int64)
 
@@ -644,10 +650,7 @@ def _batch_texts(texts: Any, num_threads: Any) -> list[str]:
         raise InvalidTypeError("num_threads", f"must be an int, not {type(num_threads).__name__}")
     if num_threads < 1:
         raise InvalidArgumentError("num_threads", f"must be at least 1, not {num_threads}")
-    texts = list(texts)
-    for k, t in enumerate(texts):
-        validate.text(t, f"text[{k}]")
-    return texts
+    return validate.all_str(list(texts), "text")
 
 
 @functools.lru_cache(maxsize=64)

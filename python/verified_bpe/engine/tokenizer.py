@@ -209,10 +209,10 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
     """The same merges as :func:`bpe_ranks_heap`, with the pending pairs in one bucket per
     rank instead of one heap entry each: a small heap holds the ranks that have a bucket,
     and a bucket (the ``start << w | end`` of its pairs) is sorted when it is opened, so its
-    pairs are merged leftmost first.  A merge cannot create a pair of the rank being
-    processed (the new pair covers strictly more bytes, so it is another token); if it
-    creates a pair of a lower rank, the rest of the bucket is put back and the lower one is
-    opened first.  Hence pairs are merged in exactly the heap's (rank, start) order, with a
+    pairs are merged leftmost first.  If a merge creates a pair of a lower rank, or of the
+    rank being processed (only in a table that gives two tokens one rank: the new pair covers
+    more bytes, so it is another token), the rest of the bucket is put back and the lowest
+    rank is opened again.  Hence pairs are merged in exactly the heap's (rank, start) order, with a
     heap operation per distinct rank instead of per pair: 2-3x faster on long runs such as
     10^6 spaces, where a few ranks account for all the pairs.
 
@@ -283,7 +283,7 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
                     if bucket is None:
                         buckets[new_rank] = new_bucket(((start << width) | right,))
                         push(queue, new_rank)
-                        lower = lower or new_rank < rank
+                        lower = lower or new_rank <= rank
                     else:
                         bucket.append((start << width) | right)
             left = prv[start]
@@ -294,13 +294,17 @@ def bpe_ranks_buckets(ranks: Mapping[bytes, int], piece: bytes) -> list[int]:
                     if bucket is None:
                         buckets[new_rank] = new_bucket(((left << width) | end,))
                         push(queue, new_rank)
-                        lower = lower or new_rank < rank
+                        lower = lower or new_rank <= rank
                     else:
                         bucket.append((left << width) | end)
             if lower:
                 if done < len(entries):
-                    buckets[rank] = entries[done:]
-                    push(queue, rank)
+                    bucket = bucket_of(rank)  # a new pair of this rank has opened it again
+                    if bucket is None:
+                        buckets[rank] = entries[done:]
+                        push(queue, rank)
+                    else:
+                        bucket.extend(entries[done:])
                 break
     return _part_ranks(ranks, piece, nxt)
 
@@ -369,7 +373,7 @@ def _fix_surrogates(text: str) -> str:
 def _with_surrogates_fixed(run: Callable[[list[str]], _T], texts: Sequence[str]) -> _T:
     """``run`` on the texts (each checked to be a ``str``); if the native engine refuses a lone
     surrogate, ``run`` again with them replaced as tiktoken does (:func:`_fix_surrogates`)."""
-    checked = [validate.text(t, "text") for t in texts]
+    checked = validate.all_str(list(texts), "text")
     try:
         return run(checked)
     except UnicodeEncodeError:

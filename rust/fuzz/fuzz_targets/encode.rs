@@ -15,14 +15,18 @@
 //! * on valid UTF-8, the fancy-regex split of GPT-2's pattern partitions the text too, and
 //!   `Engine::encode_ordinary_regex` round-trips.
 //!
-//! The first input byte picks the encoding; the rest is the text.
+//! With the first input byte's bit 1 set, a synthetic table instead ([`synthetic`]): tokens
+//! over `a` and `b` drawn from the input with ranks that repeat, where `bpe_scan`,
+//! `bpe_heap`, `bpe_buckets` and `bpe_run` must give the definition's ids (lowest rank, then
+//! leftmost: Lean `Bpe.bytePairMerge`, for every table).
+//!
+//! The first input byte picks the encoding (bit 0) or the synthetic table (bit 1); the rest
+//! is the text.
 #![no_main]
 #![forbid(unsafe_code)]
 
 use _native::engine::{Engine, PreTokenizer};
-use _native::ranks::{
-    bpe_buckets, bpe_heap, bpe_ranks_with, bpe_run, bpe_scan, RankIndex, RankMap, LONG_RUN,
-};
+use _native::ranks::{bpe_buckets, bpe_heap, bpe_ranks_with, bpe_run, bpe_scan, RankMap, LONG_RUN};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
@@ -57,14 +61,7 @@ fn load(name: &str, pre: PreTokenizer) -> Table {
     }
     let regex = fancy_regex::Regex::new(GPT2).ok();
     Table {
-        engine: Engine {
-            index: RankIndex::new(&ranks),
-            ranks,
-            pre_tokenizer: Some(pre),
-            regex,
-            runs: Default::default(),
-            key: None,
-        },
+        engine: Engine::new(ranks, Some(pre), regex),
         decoder,
     }
 }
@@ -79,6 +76,75 @@ fn tables() -> &'static [Table; 2] {
     })
 }
 
+/// A table from the input: every byte at its own rank, then one token per input byte up to
+/// the first zero byte (at most 12): `2 + (x & 3)` letters `a`/`b` from bits 2..5 of `x`, rank
+/// `256 + (x >> 6)` (so ranks repeat); and the rest of the input as a text over `a`/`b` (bit 0
+/// of each byte).
+fn synthetic(data: &[u8]) -> (RankMap, Vec<u8>) {
+    let mut ranks: RankMap = (0..=255u8).map(|b| (vec![b], u32::from(b))).collect();
+    let cut = data
+        .iter()
+        .take(12)
+        .position(|&x| x == 0)
+        .unwrap_or(data.len().min(12));
+    for &x in &data[..cut] {
+        let token: Vec<u8> = (0..2 + usize::from(x & 3))
+            .map(|k| if x >> (2 + k) & 1 == 0 { b'a' } else { b'b' })
+            .collect();
+        ranks.insert(token, 256 + u32::from(x >> 6));
+    }
+    let text = data[cut..].iter().map(|&x| b'a' + (x & 1)).collect();
+    (ranks, text)
+}
+
+/// Rank BPE by its definition: merge the lowest-rank adjacent pair, the leftmost of equal
+/// ranks, until no pair has a rank (quadratic; Lean `Bpe.bytePairMerge`).
+fn definition(ranks: &RankMap, piece: &[u8]) -> Vec<u32> {
+    let mut parts: Vec<&[u8]> = piece.chunks(1).collect();
+    loop {
+        let best = (0..parts.len().saturating_sub(1))
+            .filter_map(|k| {
+                let pair = [parts[k], parts[k + 1]].concat();
+                ranks.get(&pair).map(|&r| (r, k))
+            })
+            .min();
+        let Some((_, k)) = best else {
+            return parts.iter().map(|p| ranks[*p]).collect();
+        };
+        let start = parts[k].as_ptr() as usize - piece.as_ptr() as usize;
+        parts[k] = &piece[start..start + parts[k].len() + parts[k + 1].len()];
+        parts.remove(k + 1);
+    }
+}
+
+/// The merges and the run path on a [`synthetic`] table.
+fn check_synthetic(data: &[u8]) {
+    let (ranks, text) = synthetic(data);
+    let text = &text[..text.len().min(256)];
+    let expected = definition(&ranks, text);
+    let (mut scan, mut heap, mut buckets) = (Vec::new(), Vec::new(), Vec::new());
+    bpe_scan(&ranks, text, &mut scan).expect("scan");
+    bpe_heap(&ranks, text, &mut heap).expect("heap");
+    bpe_buckets(&ranks, text, &mut buckets).expect("buckets");
+    assert_eq!(scan, expected, "scan merges as the definition");
+    assert_eq!(heap, expected, "heap merges as the definition");
+    assert_eq!(buckets, expected, "buckets merge as the definition");
+    // a run of `a` or `b` (from the text's first letter) with the text's next letters around
+    if let [run, hi, edges @ ..] = text {
+        let n = LONG_RUN + usize::from(*hi) % 64 + edges.len() % 256;
+        let lead = &edges[..edges.len().min(8)];
+        let trail = &edges[lead.len()..edges.len().min(16)];
+        let mut piece = lead.to_vec();
+        piece.resize(lead.len() + n, *run);
+        piece.extend_from_slice(trail);
+        let (mut pumped, mut heap) = (Vec::new(), Vec::new());
+        if bpe_run(&ranks, &piece, &mut pumped).expect("run") {
+            bpe_heap(&ranks, &piece, &mut heap).expect("heap");
+            assert_eq!(pumped, heap, "the pumped run merges as the heap");
+        }
+    }
+}
+
 fn decode(table: &Table, ids: &[u32]) -> Vec<u8> {
     ids.iter()
         .flat_map(|&id| table.decoder[id as usize].iter().copied())
@@ -89,6 +155,9 @@ fuzz_target!(|input: &[u8]| {
     let Some((&pick, data)) = input.split_first() else {
         return;
     };
+    if pick & 2 != 0 {
+        return check_synthetic(data);
+    }
     let table = &tables()[usize::from(pick & 1)];
     let pre = table.engine.pre_tokenizer.expect("pre-tokenizer");
 
