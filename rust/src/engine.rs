@@ -141,23 +141,13 @@ impl Engine {
 
     /// The ids of `data` without special tokens (needs a pre-tokenizer).
     pub fn encode_ordinary(&self, pre: PreTokenizer, data: &[u8]) -> Result<Vec<u32>, MissingRank> {
-        self.encode_ordinary_memo(pre, data, &mut PieceMemo::for_text(data.len()))
+        self.encode_ordinary_with(&mut PieceMemo::for_text(data.len()), pre, data)
     }
 
-    /// [`Engine::encode_ordinary`] with a piece memo that outlives the call: a batch's thread
-    /// keeps one across its texts (the ids do not depend on what the memo holds).
-    pub fn encode_ordinary_memo<'a>(
-        &self,
-        pre: PreTokenizer,
-        data: &'a [u8],
-        memo: &mut PieceMemo<'a>,
-    ) -> Result<Vec<u32>, MissingRank> {
-        self.encode_ordinary_with(memo, pre, data)
-    }
-
-    /// [`Engine::encode_ordinary`] with the pieces merged through `memo` (a thread's
-    /// [`PieceMemo`], or a batch's [`crate::shared_memo::SharedPieces`]): the ids are the same
-    /// whatever the memo, since every [`PieceSink`] gives a piece's [`bpe_ranks_with`] ids.
+    /// [`Engine::encode_ordinary`] with the pieces merged through `memo`, which may outlive
+    /// the call (a batch thread's [`PieceMemo`] kept across its texts, or a batch's
+    /// [`crate::shared_memo::SharedPieces`]): the ids are the same whatever the memo holds,
+    /// since every [`PieceSink`] gives a piece's [`bpe_ranks_with`] ids.
     pub fn encode_ordinary_with<'a>(
         &self,
         memo: &mut impl PieceSink<'a>,
