@@ -164,6 +164,26 @@ def test_without_pyarrow_names_the_install(monkeypatch):
         encode_arrow(enc, ["a"])
 
 
+def test_count_arrow_in_a_fresh_interpreter():
+    """``count_arrow`` loads ``pyarrow.compute`` itself: ``import pyarrow`` does not, and in this
+    process another test (or pandas, which pyarrow loads where installed) may already have:
+    a subprocess without pandas (the CI run of stop 42 failed on this)."""
+    code = (
+        "import sys\n"
+        "class NoPandas:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'pandas': raise ModuleNotFoundError(name)\n"
+        "sys.meta_path.insert(0, NoPandas())\n"
+        "import pyarrow as pa, verified_bpe\n"
+        "from verified_bpe.data import count_arrow\n"
+        "assert 'pyarrow.compute' not in sys.modules\n"
+        "e = verified_bpe.get_encoding('cl100k_base')\n"
+        "got = count_arrow(e, pa.array(['hello world', None, ''])).to_pylist()\n"
+        "assert got == [len(e.encode('hello world')), None, 0], got\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
 def test_package_imports_without_the_extras():
     """``import verified_bpe`` and the tiktoken face work with pyarrow, numpy, dask and ray
     unimportable (a subprocess: the modules of this one are already loaded)."""

@@ -141,14 +141,16 @@ def count_arrow(encoding: Encoding, array: Any, *, num_threads: int = 8) -> Any:
     """The number of ids of every row of ``array`` (as :func:`encode_arrow`) as a
     ``pa.Int64Array``; a null row stays null.  The ids themselves are not kept."""
     pa = pyarrow("count_arrow")
+    # ``import pyarrow`` does not load pyarrow.compute
+    pc = require("pyarrow.compute", PYARROW_INSTALL, "count_arrow")
     out, first_row = [], 0
     for chunk in _chunks(pa, array, "count_arrow"):
         _, offsets = _flat_chunk(encoding, chunk, num_threads, True, first_row)
         first_row += len(chunk)
         starts = pa.Array.from_buffers(pa.int64(), len(chunk) + 1, [None, pa.py_buffer(offsets)])
-        counts = pa.compute.subtract(starts[1:], starts[:-1])
+        counts = pc.subtract(starts[1:], starts[:-1])
         if chunk.null_count:
-            counts = pa.compute.if_else(chunk.is_valid(), counts, pa.scalar(None, pa.int64()))
+            counts = pc.if_else(chunk.is_valid(), counts, pa.scalar(None, pa.int64()))
         out.append(counts)
     if not out:
         return pa.array([], type=pa.int64())
