@@ -41,6 +41,7 @@ import json
 import os
 import platform
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -523,64 +524,98 @@ def batch(names: list[str], scale: float, repeat: int = 3) -> None:
     """``encode_ordinary_batch`` (lists) and ``encode_ordinary_batch_to_numpy`` (one flat
     buffer), next to tiktoken's batch and toktok-rs's ``encode_batch_to_numpy`` (a fresh
     instance per run: no piece cache carries over), on the code and prose workloads cut in 64
-    texts and in texts of 500 characters, on 1 and 2 threads (runs alternate): wall seconds,
-    best of ``repeat`` (and one thread's CPU seconds, best of ``repeat``); speed-up = 1 thread
-    / 2 threads; serial part = the share of the 1-thread time that does not run in parallel,
-    by Amdahl's law from the 2-thread speed-up (2 / speed-up - 1, shown within 0-100%)."""
+    texts and in texts of 500 characters, on 1 and 2 threads: wall seconds, best and median of
+    ``repeat`` (and one thread's CPU seconds, best of ``repeat``); speed-up = 1 thread /
+    2 threads (best); serial part = the share of the 1-thread time that does not run in
+    parallel, by Amdahl's law from the 2-thread speed-up (2 / speed-up - 1, shown within
+    0-100%).
+
+    The two flat batches are timed in the same rounds, one right after the other (ours then
+    toktok-rs in even rounds, toktok-rs then ours in odd ones), each after one untimed call
+    that checks its ids: on a shared machine a busy spell then hits both sides of a round,
+    and the ratio of each round (toktok-rs's wall time over ours) is paired; its median and
+    range over the rounds is the comparison (docs/corpus.md, "How the batch is measured")."""
     size = max(1, int(scale * 1_000_000))
     text = cut(stdlib_text(size), size) + prose_text(size)
     for count in (64, max(64, len(text) // 500)):
         step = len(text) // count + 1
         texts = [text[i : i + step] for i in range(0, len(text), step)]
+        load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
         print(
             f"\nbatch of {len(texts)} texts ({len(text.encode()) / 1e6:.1f} MB), "
-            f"wall seconds, best of {repeat}:"
+            f"wall seconds, best / median of {repeat} (load average {load}):"
         )
         print(
             "| encoding | tokenizer | 1 thread | 2 threads | speed-up | serial part "
             "| 1 thread, CPU s |"
         )
         print("|---|---|---|---|---|---|---|")
+        paired = []
         for name in names:
-            batch_rows(name, texts, repeat)
+            paired.extend(batch_rows(name, texts, repeat))
+        for line in paired:
+            print(line)
 
 
-def batch_rows(name: str, texts: list[str], repeat: int) -> None:
-    """One encoding's rows of :func:`batch`."""
+def batch_rows(name: str, texts: list[str], repeat: int) -> list[str]:
+    """One encoding's rows of :func:`batch`; returns the paired comparison's lines."""
     from verified_bpe.api.registry import get_encoding
 
     expected = tiktoken_encoding(name).encode_ordinary_batch(texts)
     mine = get_encoding(name)
-    runs: list[tuple[str, Callable[[int], object], bool]] = [
+    alone: list[tuple[str, Callable[[int], object], bool]] = [
         ("tiktoken encode_ordinary_batch", _lists(tiktoken_encoding(name)), False),
         (f"verified_bpe encode_ordinary_batch ({native.default_engine()})", _lists(mine), False),
+    ]
+    pair: list[tuple[str, Callable[[int], object], bool]] = [
         ("verified_bpe encode_ordinary_batch_to_numpy", _flat(mine), True),
     ]
     if toktok_encoder(name) is not None:
-        runs.append(("toktok-rs encode_batch_to_numpy (fresh)", _toktok_flat(name), True))
-    for label, run, flat in runs:
-        walls = {1: float("inf"), 2: float("inf")}
-        cpu = float("inf")  # one thread's CPU seconds: what a loaded host disturbs least
-        for _ in range(repeat):  # alternating, so that a slow spell of the host hits both
+        pair.append(("toktok-rs encode_batch_to_numpy (fresh)", _toktok_flat(name), True))
+    for group in [[run] for run in alone] + [pair]:
+        for label, run, flat in group:  # one untimed call each: its ids, first-call costs
+            ids = run(1)(texts)  # type: ignore[operator]
+            if flat:
+                flat_ids, offsets = ids  # type: ignore[misc]
+                ids = [flat_ids[offsets[k] : offsets[k + 1]].tolist() for k in range(len(texts))]
+            assert ids == expected, label
+        walls = {(label, t): [] for label, _, _ in group for t in (1, 2)}
+        cpus: dict[str, list[float]] = {label: [] for label, _, _ in group}
+        for round_ in range(repeat):
             for threads in (1, 2):
-                prepared = run(threads)
-                start, start_cpu = time.perf_counter(), time.process_time()
-                ids = prepared(texts)  # type: ignore[operator]
-                walls[threads] = min(walls[threads], time.perf_counter() - start)
-                if threads == 1:
-                    cpu = min(cpu, time.process_time() - start_cpu)
-                if flat:
-                    flat_ids, offsets = ids
-                    ids = [
-                        flat_ids[offsets[k] : offsets[k + 1]].tolist() for k in range(len(texts))
-                    ]
-                assert ids == expected, label
-        speedup = walls[1] / walls[2]
-        # Amdahl on 2 threads: speed-up = 1 / (s + (1 - s) / 2), so s = 2 / speed-up - 1
-        print(
-            f"| {name} | {label} | {walls[1]:.3f} | {walls[2]:.3f} "
-            f"| {speedup:.2f}× | {min(1.0, max(0.0, 2 / speedup - 1)):.0%} | {cpu:.3f} |"
+                order = group if round_ % 2 == 0 else group[::-1]
+                for label, run, _ in order:
+                    prepared = run(threads)
+                    start, start_cpu = time.perf_counter(), time.process_time()
+                    prepared(texts)  # type: ignore[operator]
+                    walls[label, threads].append(time.perf_counter() - start)
+                    if threads == 1:
+                        cpus[label].append(time.process_time() - start_cpu)
+        for label, _, _ in group:
+            one, two = walls[label, 1], walls[label, 2]
+            speedup = min(one) / min(two)
+            # Amdahl on 2 threads: speed-up = 1 / (s + (1 - s) / 2), so s = 2 / speed-up - 1
+            print(
+                f"| {name} | {label} | {min(one):.3f} / {statistics.median(one):.3f} "
+                f"| {min(two):.3f} / {statistics.median(two):.3f} "
+                f"| {speedup:.2f}× | {min(1.0, max(0.0, 2 / speedup - 1)):.0%} "
+                f"| {min(cpus[label]):.3f} |"
+            )
+    if len(pair) < 2:
+        return []
+    lines = []
+    ours, theirs = pair[0][0], pair[1][0]
+    for threads in (1, 2):
+        ratios = sorted(
+            t / o for o, t in zip(walls[ours, threads], walls[theirs, threads], strict=True)
         )
+        lines.append(
+            f"{name}, {threads} thread{'s' * (threads > 1)}: toktok-rs / ours, paired wall "
+            f"ratio per round: median {statistics.median(ratios):.2f}× "
+            f"(range {ratios[0]:.2f}-{ratios[-1]:.2f}, {len(ratios)} rounds); "
+            f"best over best {min(walls[theirs, threads]) / min(walls[ours, threads]):.2f}×"
+        )
+    return lines
 
 
 def _lists(enc: object) -> Callable[[int], object]:
