@@ -74,6 +74,31 @@ fn pre_tokenizer(name: &str) -> PyResult<PreTokenizer> {
     })
 }
 
+/// Evaluates `$body` with `$memo` bound to the maker of a batch thread's piece memo (each
+/// thread calls it once): on `$threads` (2 or more) threads with a native pre-tokenizer, a
+/// view of one [`SharedMemo`] sized for the texts' bytes `$lens` (see [`shared_memo`]); else
+/// each thread's own [`PieceMemo`].  `$body` is compiled once for each kind of memo, so the
+/// encode loops call theirs without a dispatch.  Then records the shared memo's entries for
+/// `NativeBpe.last_shared_memo` (the one place that sets [`LAST_SHARED`]).  The flat, Arrow
+/// and list batches choose their memo here.
+macro_rules! with_batch_memo {
+    ($split:expr, $threads:expr, $lens:expr, |$memo:ident| $body:expr) => {{
+        let shared = shared_memo($split, $threads, $lens);
+        let result = match &shared {
+            Some(shared) => {
+                let $memo = || SharedPieces::new(shared);
+                $body
+            }
+            None => {
+                let $memo = PieceMemo::default;
+                $body
+            }
+        };
+        LAST_SHARED.with(|last| last.set(shared.as_ref().map_or((0, 0), SharedMemo::len)));
+        result
+    }};
+}
+
 /// A rank table (`dict[bytes, int]`) with the native pre-tokenizer of `pre_tokenizer`
 /// (`"cl100k_base"`, `"o200k_base"`), or a custom `pattern` compiled by `fancy-regex`
 /// (tiktoken's engine; the caller pins its classes and checks it), or neither (split in
@@ -160,8 +185,6 @@ impl NativeBpe {
             .collect::<PyResult<Vec<&str>>>()?;
         let (strs, engine) = (&strs, &self.engine);
         let threads = num_threads.clamp(1, strs.len().max(1));
-        let shared = shared_memo(split, threads, strs.iter().map(|t| t.len()));
-        let shared = shared.as_ref();
         let next = &AtomicUsize::new(0);
         let claim = || {
             let k = next.fetch_add(1, Ordering::Relaxed);
@@ -171,12 +194,13 @@ impl NativeBpe {
             lists: vec![None; strs.len()],
             failed: None,
         };
-        std::thread::scope(|scope| {
+        let lens = strs.iter().map(|t| t.len());
+        with_batch_memo!(split, threads, lens, |memo| std::thread::scope(|scope| {
             let (tx, mut rx) = mpsc::channel();
             for _ in 1..threads {
                 let tx = tx.clone();
                 scope.spawn(move || {
-                    let mut memo = BatchMemo::new(shared);
+                    let mut memo = memo();
                     while let Some(k) = claim() {
                         let ids = split.encode_memo(engine, strs[k], &mut memo);
                         if tx.send((k, ids)).is_err() {
@@ -191,7 +215,7 @@ impl NativeBpe {
                     next.store(strs.len(), Ordering::Relaxed);
                 }
             };
-            let mut memo = BatchMemo::new(shared);
+            let mut memo = memo();
             while let Some(k) = claim() {
                 while let Ok((j, ids)) = rx.try_recv() {
                     record(&mut batch, j, ids);
@@ -209,8 +233,7 @@ impl NativeBpe {
                 let Ok((k, ids)) = message else { break };
                 record(&mut batch, k, ids);
             }
-        });
-        LAST_SHARED.with(|last| last.set(shared.map_or((0, 0), SharedMemo::len)));
+        }));
         if let Some(e) = batch.failed {
             return Err(e);
         }
@@ -516,29 +539,16 @@ fn encode_each(
     if threads > 1 {
         order.sort_by_key(|&k| std::cmp::Reverse(texts[k].map_or(0, str::len)));
     }
-    let memo = shared_memo(split, threads, texts.iter().map(|t| t.map_or(0, str::len)));
-    // each memo its own copy of the loop (one thread: the per-thread memo with no dispatch)
-    fn each<'a, M: PieceSink<'a>>(
-        split: Split<'_>,
-        engine: &Engine,
-        texts: &[Option<&'a str>],
-        order: &[usize],
-        threads: usize,
-        memo: impl Fn() -> M + Sync,
-    ) -> Result<Vec<Vec<u32>>, RegexEncodeError> {
-        parallel_each(order, threads, memo, |memo, k| match texts[k] {
+    let lens = texts.iter().map(|t| t.map_or(0, str::len));
+    with_batch_memo!(split, threads, lens, |memo| parallel_each(
+        &order,
+        threads,
+        memo,
+        |memo, k| match texts[k] {
             Some(text) => split.encode_memo(engine, text, memo),
             None => Ok(Vec::new()),
-        })
-    }
-    let parts = match &memo {
-        Some(shared) => each(split, engine, texts, &order, threads, || {
-            SharedPieces::new(shared)
-        }),
-        None => each(split, engine, texts, &order, threads, PieceMemo::default),
-    };
-    LAST_SHARED.with(|last| last.set(memo.as_ref().map_or((0, 0), SharedMemo::len)));
-    parts
+        }
+    ))
 }
 
 /// The memo shared by a batch's threads when it runs on two or more with a native
@@ -572,65 +582,66 @@ fn encode_while_reading<'a>(
     let lens: Vec<usize> = texts.iter().map(|t| t.len().unwrap_or(0)).collect();
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&k| std::cmp::Reverse(lens[k]));
-    let shared = shared_memo(split, threads, lens.iter().copied());
     let strs: Vec<OnceLock<&'a str>> = (0..n).map(|_| OnceLock::new()).collect();
     let (next, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
-    let run = || -> Result<Vec<(usize, Vec<u32>)>, RegexEncodeError> {
-        let mut memo = BatchMemo::new(shared.as_ref());
-        let mut done = Vec::new();
-        while !stop.load(Ordering::Relaxed) {
-            let Some(&k) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                break;
-            };
-            let text = loop {
-                if let Some(&text) = strs[k].get() {
-                    break text;
-                }
-                if stop.load(Ordering::Relaxed) {
-                    return Ok(done);
-                }
-                std::thread::yield_now();
-            };
-            match split.encode_memo(engine, text, &mut memo) {
-                Ok(ids) => done.push((k, ids)),
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    return Err(e);
-                }
-            }
-        }
-        Ok(done)
-    };
-    let (read, finished) = std::thread::scope(|scope| {
-        let others: Vec<_> = (1..threads).map(|_| scope.spawn(run)).collect();
-        let mut read = Ok(());
-        for &k in &order {
-            match texts[k].to_str() {
-                Ok(text) => {
-                    let _ = strs[k].set(text);
-                }
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    read = Err(e);
+    let lens = lens.iter().copied();
+    let (read, finished) = with_batch_memo!(split, threads, lens, |memo| {
+        let run = || -> Result<Vec<(usize, Vec<u32>)>, RegexEncodeError> {
+            let mut memo = memo();
+            let mut done = Vec::new();
+            while !stop.load(Ordering::Relaxed) {
+                let Some(&k) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
                     break;
+                };
+                let text = loop {
+                    if let Some(&text) = strs[k].get() {
+                        break text;
+                    }
+                    if stop.load(Ordering::Relaxed) {
+                        return Ok(done);
+                    }
+                    std::thread::yield_now();
+                };
+                match split.encode_memo(engine, text, &mut memo) {
+                    Ok(ids) => done.push((k, ids)),
+                    Err(e) => {
+                        stop.store(true, Ordering::Relaxed);
+                        return Err(e);
+                    }
                 }
             }
-        }
-        py.detach(|| {
-            let mut finished = Vec::with_capacity(threads);
-            if read.is_ok() {
-                finished.push(run());
+            Ok(done)
+        };
+        std::thread::scope(|scope| {
+            let others: Vec<_> = (1..threads).map(|_| scope.spawn(run)).collect();
+            let mut read = Ok(());
+            for &k in &order {
+                match texts[k].to_str() {
+                    Ok(text) => {
+                        let _ = strs[k].set(text);
+                    }
+                    Err(e) => {
+                        stop.store(true, Ordering::Relaxed);
+                        read = Err(e);
+                        break;
+                    }
+                }
             }
-            finished.extend(
-                others
-                    .into_iter()
-                    .map(|h| h.join().expect("encoder thread")),
-            );
-            (read, finished)
+            py.detach(|| {
+                let mut finished = Vec::with_capacity(threads);
+                if read.is_ok() {
+                    finished.push(run());
+                }
+                finished.extend(
+                    others
+                        .into_iter()
+                        .map(|h| h.join().expect("encoder thread")),
+                );
+                (read, finished)
+            })
         })
     });
     read?;
-    LAST_SHARED.with(|last| last.set(shared.as_ref().map_or((0, 0), SharedMemo::len)));
     let mut slots: Vec<Option<Vec<u32>>> = (0..n).map(|_| None).collect();
     for done in finished {
         for (k, ids) in done.map_err(regex_error)? {
@@ -641,35 +652,6 @@ fn encode_while_reading<'a>(
         .into_iter()
         .map(|ids| ids.expect("every text was encoded"))
         .collect())
-}
-
-/// A batch thread's piece memo: its own, or its view of the batch's [`SharedMemo`].
-enum BatchMemo<'s, 'a> {
-    Own(PieceMemo<'a>),
-    Shared(SharedPieces<'s, 'a>),
-}
-
-impl<'s> BatchMemo<'s, '_> {
-    fn new(shared: Option<&'s SharedMemo>) -> Self {
-        match shared {
-            Some(shared) => BatchMemo::Shared(SharedPieces::new(shared)),
-            None => BatchMemo::Own(PieceMemo::default()),
-        }
-    }
-}
-
-impl<'a> PieceSink<'a> for BatchMemo<'_, 'a> {
-    fn encode(
-        &mut self,
-        engine: &Engine,
-        piece: &'a [u8],
-        out: &mut Vec<u32>,
-    ) -> Result<(), MissingRank> {
-        match self {
-            BatchMemo::Own(memo) => memo.encode(engine, piece, out),
-            BatchMemo::Shared(memo) => memo.encode(engine, piece, out),
-        }
-    }
 }
 
 thread_local! {
