@@ -149,6 +149,70 @@ def test_buffers_that_pyarrow_refuses_are_checked_natively(offsets, data, length
             native.encode_utf8_flat(memoryview(data), raw, wide, 0, length, None, 2)
 
 
+def _first_bad_row(offsets, data):
+    """The oracle for the native check: the first row, in row order, whose offsets are not a
+    range of ``data`` or whose bytes Python does not decode as UTF-8."""
+    for row, (lo, hi) in enumerate(zip(offsets, offsets[1:], strict=False)):
+        if lo < 0 or hi < lo or hi > len(data):
+            return row, "offsets", f"row {row}: offsets {lo}..{hi} outside the data"
+        try:
+            data[lo:hi].decode("utf-8")
+        except UnicodeDecodeError as e:
+            return row, "utf8", f"row {row}: invalid UTF-8 at byte {e.start}"
+    return None
+
+
+@pytest.mark.parametrize("num_threads", [1, 2, 3, 8])
+def test_first_bad_row_in_row_order_on_threads(num_threads):
+    """Each row's UTF-8 is checked by the batch thread that encodes it (longest rows first):
+    the error is still the first bad row in row order, as Python's decoding finds it, whether
+    the bad rows are short or long, early or late, and when a bad offset comes after or before
+    a row that is not UTF-8; the good batch's ids are tiktoken's."""
+    import random
+
+    import numpy as np
+
+    native = verified_bpe.get_encoding("o200k_base")._tokenizer._native
+    rng = random.Random(7)
+    good = ["caf\u00e9 \u65e5\u672c \U0001f600 x = 1\n" * rng.randrange(1, 60) for _ in range(40)]
+    bads = [b"\xff", b"ab\xc3(", b"\xe6\x97", b"\xed\xa0\x80", b"\xf0\x9f\x98"]
+    cases = []
+    for _ in range(12):
+        rows = [t.encode() for t in good]
+        for _ in range(rng.randrange(1, 4)):
+            k = rng.randrange(len(rows))
+            cut = rng.randrange(len(rows[k]) + 1)
+            rows[k] = rows[k][:cut] + rng.choice(bads) + rows[k][cut:]
+        data = b"".join(rows)
+        offsets = [0, *np.cumsum([len(r) for r in rows]).tolist()]
+        cases.append((offsets, data))
+        if rng.random() < 0.5:  # a decreasing offset somewhere too
+            k = rng.randrange(1, len(offsets) - 1)
+            bent = list(offsets)
+            bent[k] = bent[k - 1] - 1 if bent[k - 1] > 0 else len(data) + 1
+            cases.append((bent, data))
+    cases.append(
+        ([0, *np.cumsum([len(t.encode()) for t in good]).tolist()], "".join(good).encode())
+    )
+    for offsets, data in cases:
+        want = _first_bad_row(offsets, data)
+        raw = memoryview(np.array(offsets, dtype="<i8").tobytes())
+        if want is None:
+            ids, bounds = native.encode_utf8_flat(
+                memoryview(data), raw, True, 0, len(offsets) - 1, None, num_threads
+            )
+            ids = np.frombuffer(ids, dtype=np.uint32)
+            bounds = np.frombuffer(bounds, dtype=np.int64)
+            got = [ids[bounds[k] : bounds[k + 1]].tolist() for k in range(len(good))]
+            assert got == expected("o200k_base", good)
+            continue
+        with pytest.raises(ValueError) as info:
+            native.encode_utf8_flat(
+                memoryview(data), raw, True, 0, len(offsets) - 1, None, num_threads
+            )
+        assert info.value.args == want
+
+
 def test_wrong_types_are_named():
     enc = verified_bpe.get_encoding("cl100k_base")
     with pytest.raises(TypeError, match="string"):

@@ -323,8 +323,14 @@ impl NativeBpe {
         let rows = ArrowStrings::new(data, offsets, wide, start, length, validity)?;
         let engine = &self.engine;
         let parts = py.detach(|| {
-            let strs = rows.strs().map_err(BatchError::Row)?;
-            encode_each(split, engine, &strs, num_threads).map_err(BatchError::Encode)
+            // each row's UTF-8 is checked by the thread that encodes it (encode_each)
+            let parts = match rows.rows() {
+                Ok(texts) => encode_each(split, engine, &texts, num_threads),
+                Err(bad) => Err(BatchError::Row(bad)),
+            };
+            // on an error, the first bad row in row order is the error (as if every row had
+            // been checked before any was encoded), else the error met
+            parts.map_err(|e| rows.strs().err().map_or(e, BatchError::Row))
         });
         let parts = match parts {
             Ok(parts) => parts,
@@ -339,6 +345,7 @@ impl NativeBpe {
                 return Err(PyValueError::new_err((bad.row, bad.kind, message)));
             }
             Err(BatchError::Encode(e)) => return Err(regex_error(e)),
+            Err(BatchError::NotUtf8) => return Err(PyValueError::new_err("invalid UTF-8")),
         };
         flat_arrays(py, &parts, counts_only)
     }
@@ -409,7 +416,49 @@ impl NativeBpe {
 enum BatchError {
     /// A row that is not a UTF-8 string of the data buffer.
     Row(BadRow),
+    /// A row that a batch thread found not to be UTF-8 (the first bad row is then looked for
+    /// in row order: [`ArrowStrings::strs`]).
+    NotUtf8,
     Encode(RegexEncodeError),
+}
+
+impl From<RegexEncodeError> for BatchError {
+    fn from(e: RegexEncodeError) -> Self {
+        BatchError::Encode(e)
+    }
+}
+
+/// A text of a batch as [`encode_each`] takes it: `None` (no ids) or a string, whose UTF-8 is
+/// checked (if it is bytes) by the thread that encodes it, so that the check runs on the
+/// batch's threads rather than before them.
+trait BatchText<'a>: Sync {
+    type Error: From<RegexEncodeError> + Send;
+    /// Its length in bytes (0 for `None`).
+    fn bytes(&self) -> usize;
+    /// The string (`None`: no ids), or why it is not one.
+    fn text(&self) -> Result<Option<&'a str>, Self::Error>;
+}
+
+impl<'a> BatchText<'a> for Option<&'a str> {
+    type Error = RegexEncodeError;
+    fn bytes(&self) -> usize {
+        self.map_or(0, str::len)
+    }
+    fn text(&self) -> Result<Option<&'a str>, RegexEncodeError> {
+        Ok(*self)
+    }
+}
+
+impl<'a> BatchText<'a> for Option<&'a [u8]> {
+    type Error = BatchError;
+    fn bytes(&self) -> usize {
+        self.map_or(0, <[u8]>::len)
+    }
+    fn text(&self) -> Result<Option<&'a str>, BatchError> {
+        self.map(std::str::from_utf8)
+            .transpose()
+            .map_err(|_| BatchError::NotUtf8)
+    }
 }
 
 /// Row `row` (counted from the array's first row) is not a string of the data buffer: `kind`
@@ -483,34 +532,50 @@ impl<'a> ArrowStrings<'a> {
         }
     }
 
-    /// Every row as a string of the data buffer (`None`: null), or the first bad row.
-    fn strs(&self) -> Result<Vec<Option<&'a str>>, BadRow> {
-        let mut strs = Vec::with_capacity(self.length);
-        for i in 0..self.length {
-            let row = self.start + i;
-            if let Some(bits) = self.validity {
-                if bits[row / 8] >> (row % 8) & 1 == 0 {
-                    strs.push(None);
-                    continue;
-                }
-            }
-            let (lo, hi) = (self.offset(row), self.offset(row + 1));
-            let bad = |kind, at| BadRow {
-                row: i,
-                kind,
-                lo,
-                hi,
-                at,
-            };
-            if lo < 0 || hi < lo || hi as u64 > self.data.len() as u64 {
-                return Err(bad("offsets", 0));
-            }
-            match std::str::from_utf8(&self.data[lo as usize..hi as usize]) {
-                Ok(text) => strs.push(Some(text)),
-                Err(e) => return Err(bad("utf8", e.valid_up_to())),
+    /// Every row as bytes of the data buffer (`None`: null), not checked for UTF-8, or the
+    /// first row whose offsets are bad.
+    fn rows(&self) -> Result<Vec<Option<&'a [u8]>>, BadRow> {
+        (0..self.length).map(|i| self.row(i)).collect()
+    }
+
+    /// Row `i` as bytes of the data buffer (`None`: null), or why its offsets are bad.
+    fn row(&self, i: usize) -> Result<Option<&'a [u8]>, BadRow> {
+        let row = self.start + i;
+        if let Some(bits) = self.validity {
+            if bits[row / 8] >> (row % 8) & 1 == 0 {
+                return Ok(None);
             }
         }
-        Ok(strs)
+        let (lo, hi) = (self.offset(row), self.offset(row + 1));
+        if lo < 0 || hi < lo || hi as u64 > self.data.len() as u64 {
+            return Err(self.bad(i, "offsets", 0));
+        }
+        Ok(Some(&self.data[lo as usize..hi as usize]))
+    }
+
+    /// Row `i` is bad: `kind` from byte `at` (its offsets named).
+    fn bad(&self, i: usize, kind: &'static str, at: usize) -> BadRow {
+        let row = self.start + i;
+        BadRow {
+            row: i,
+            kind,
+            lo: self.offset(row),
+            hi: self.offset(row + 1),
+            at,
+        }
+    }
+
+    /// Every row as a string of the data buffer (`None`: null), or the first bad row (bad
+    /// offsets or not UTF-8), row by row.
+    fn strs(&self) -> Result<Vec<Option<&'a str>>, BadRow> {
+        (0..self.length)
+            .map(|i| match self.row(i)? {
+                None => Ok(None),
+                Some(bytes) => std::str::from_utf8(bytes)
+                    .map(Some)
+                    .map_err(|e| self.bad(i, "utf8", e.valid_up_to())),
+            })
+            .collect()
     }
 }
 
@@ -526,26 +591,27 @@ fn buffer_bytes(py: Python<'_>, buffer: &PyBuffer<u8>) -> PyResult<Vec<u8>> {
 /// `num_threads - 1` scoped ones claim the texts one at a time, longest first (so that the
 /// last texts claimed are short and no thread waits long for another at the end), each
 /// thread keeping one piece memo across its texts (so a batch of many short texts merges a
-/// common piece once per thread, not once per text); the first error stops the claiming.
+/// common piece once per thread, not once per text); a text given as bytes is checked for
+/// UTF-8 by the thread that claims it ([`BatchText`]); the first error stops the claiming.
 /// Runs without the GIL.
-fn encode_each(
+fn encode_each<'a, T: BatchText<'a>>(
     split: Split<'_>,
     engine: &Engine,
-    texts: &[Option<&str>],
+    texts: &[T],
     num_threads: usize,
-) -> Result<Vec<Vec<u32>>, RegexEncodeError> {
+) -> Result<Vec<Vec<u32>>, T::Error> {
     let threads = num_threads.clamp(1, texts.len().max(1));
     let mut order: Vec<usize> = (0..texts.len()).collect();
     if threads > 1 {
-        order.sort_by_key(|&k| std::cmp::Reverse(texts[k].map_or(0, str::len)));
+        order.sort_by_key(|&k| std::cmp::Reverse(texts[k].bytes()));
     }
-    let lens = texts.iter().map(|t| t.map_or(0, str::len));
+    let lens = texts.iter().map(T::bytes);
     with_batch_memo!(split, threads, lens, |memo| parallel_each(
         &order,
         threads,
         memo,
-        |memo, k| match texts[k] {
-            Some(text) => split.encode_memo(engine, text, memo),
+        |memo, k| match texts[k].text()? {
+            Some(text) => Ok(split.encode_memo(engine, text, memo)?),
             None => Ok(Vec::new()),
         }
     ))
