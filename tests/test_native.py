@@ -460,3 +460,38 @@ def test_presized_memo_vs_tiktoken(name):
     for size in (1, 15, 16, 17, 4095, 4096, 4097, 65_537, 600_000):
         text = "".join(word() for _ in range(size // 5 + 1))[:size]
         assert bpe.encode_ordinary(text) == enc.encode_ordinary(text), size
+
+
+@pytest.mark.parametrize("num_threads", [1, 2, 3, 8])
+def test_list_batch_reads_while_encoding(num_threads):
+    """The native list batch reads the texts' UTF-8 (under the GIL) while its other threads
+    encode the texts already read: fresh strings (no cached UTF-8) of every width give
+    tiktoken's ids, and a lone surrogate anywhere (first, middle, last text; the native
+    batch, not the wrapper that replaces them) raises UnicodeEncodeError naming its
+    character, whichever texts the other threads had encoded, with both the list and the
+    flat batch."""
+    import random
+
+    name = "o200k_base"
+    bpe = Tokenizer.from_tiktoken(name, engine="native")._native._bpe
+    oracle = tiktoken_encoding(name)
+    rng = random.Random(11)
+    pool = ["x = 1\n", "caf\u00e9 ", "\u65e5\u672c\u8a9e", "\U0001f600 ", "  \n", "hello world"]
+
+    def fresh(count: int) -> list[str]:  # built here: CPython has not cached their UTF-8
+        return [
+            "".join(rng.choice(pool) for _ in range(rng.randrange(0, 300))) for _ in range(count)
+        ]
+
+    texts = fresh(120)
+    assert bpe.encode_ordinary_batch(texts, num_threads) == [
+        oracle.encode_ordinary(t) for t in texts
+    ]
+    for at in (0, 37, 119):
+        texts = fresh(120)
+        texts[at] = texts[at] + "\ud800" + texts[at]
+        with pytest.raises(UnicodeEncodeError, match="ud800"):
+            bpe.encode_ordinary_batch(texts, num_threads)
+        with pytest.raises(UnicodeEncodeError, match="ud800"):
+            bpe.encode_ordinary_batch_flat(texts, num_threads)
+    assert bpe.encode_ordinary_batch([], num_threads) == []

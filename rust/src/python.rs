@@ -166,11 +166,13 @@ impl NativeBpe {
     /// `encode_ordinary` on each text, on `num_threads` threads in all, without the GIL.
     ///
     /// The texts are read in place (their UTF-8 form, which CPython caches; a text with a lone
-    /// surrogate raises `UnicodeEncodeError`, and the caller replaces them first). The calling
-    /// thread is one of the `num_threads`: it encodes texts too (without the GIL), and between
-    /// two of its own texts it turns the texts the other threads finished into Python lists.
-    /// So `num_threads = 1` runs on one thread, and no more threads than asked for compete
-    /// for the cores.
+    /// surrogate raises `UnicodeEncodeError`, and the caller replaces them first): this thread
+    /// reads them in order under the GIL while the other threads already encode the texts
+    /// read (one that claims a text not read yet waits for it; a text that cannot be read
+    /// stops the batch and is the error). The calling thread is one of the `num_threads`: it
+    /// then encodes texts too (without the GIL), and between two of its own texts it turns the
+    /// texts the other threads finished into Python lists. So `num_threads = 1` runs on one
+    /// thread, and no more threads than asked for compete for the cores.
     #[pyo3(signature = (texts, num_threads=8))]
     fn encode_ordinary_batch<'py>(
         &self,
@@ -178,23 +180,34 @@ impl NativeBpe {
         texts: Vec<Bound<'py, PyString>>,
         num_threads: usize,
     ) -> PyResult<Vec<Bound<'py, PyList>>> {
+        use std::sync::atomic::AtomicBool;
+        use std::sync::OnceLock;
         let split = self.split()?;
-        let strs = texts
-            .iter()
-            .map(|t| t.to_str())
-            .collect::<PyResult<Vec<&str>>>()?;
-        let (strs, engine) = (&strs, &self.engine);
-        let threads = num_threads.clamp(1, strs.len().max(1));
-        let next = &AtomicUsize::new(0);
+        let engine = &self.engine;
+        let n = texts.len();
+        let threads = num_threads.clamp(1, n.max(1));
+        let strs: &Vec<OnceLock<&str>> = &(0..n).map(|_| OnceLock::new()).collect();
+        let (next, stop) = (&AtomicUsize::new(0), &AtomicBool::new(false));
         let claim = || {
             let k = next.fetch_add(1, Ordering::Relaxed);
-            (k < strs.len()).then_some(k)
+            (k < n).then_some(k)
+        };
+        // text `k` once read (`None`: the batch stopped, a text could not be read)
+        let text = |k: usize| loop {
+            if let Some(&text) = strs[k].get() {
+                return Some(text);
+            }
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            std::thread::yield_now();
         };
         let mut batch = BatchLists {
-            lists: vec![None; strs.len()],
+            lists: vec![None; n],
             failed: None,
         };
-        let lens = strs.iter().map(|t| t.len());
+        let mut read = Ok(());
+        let lens = texts.iter().map(|t| t.len().unwrap_or(0));
         with_batch_memo!(split, threads, lens, |memo| std::thread::scope(|scope| {
             let (tx, mut rx) = mpsc::channel();
             for _ in 1..threads {
@@ -202,7 +215,8 @@ impl NativeBpe {
                 scope.spawn(move || {
                     let mut memo = memo();
                     while let Some(k) = claim() {
-                        let ids = split.encode_memo(engine, strs[k], &mut memo);
+                        let Some(text) = text(k) else { break };
+                        let ids = split.encode_memo(engine, text, &mut memo);
                         if tx.send((k, ids)).is_err() {
                             break;
                         }
@@ -210,9 +224,22 @@ impl NativeBpe {
                 });
             }
             drop(tx);
+            for (slot, t) in strs.iter().zip(&texts) {
+                match t.to_str() {
+                    Ok(text) => {
+                        let _ = slot.set(text);
+                    }
+                    Err(e) => {
+                        next.store(n, Ordering::Relaxed);
+                        stop.store(true, Ordering::Relaxed);
+                        read = Err(e);
+                        break;
+                    }
+                }
+            }
             let record = |batch: &mut BatchLists<'py>, k, ids| {
                 if !batch.record(self, py, k, ids) {
-                    next.store(strs.len(), Ordering::Relaxed);
+                    next.store(n, Ordering::Relaxed);
                 }
             };
             let mut memo = memo();
@@ -220,7 +247,8 @@ impl NativeBpe {
                 while let Ok((j, ids)) = rx.try_recv() {
                     record(&mut batch, j, ids);
                 }
-                let ids = py.detach(|| split.encode_memo(engine, strs[k], &mut memo));
+                let Some(text) = text(k) else { break };
+                let ids = py.detach(|| split.encode_memo(engine, text, &mut memo));
                 record(&mut batch, k, ids);
             }
             loop {
@@ -234,6 +262,7 @@ impl NativeBpe {
                 record(&mut batch, k, ids);
             }
         }));
+        read?;
         if let Some(e) = batch.failed {
             return Err(e);
         }
