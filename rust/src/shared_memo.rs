@@ -358,6 +358,12 @@ impl<'a> PieceSink<'a> for SharedPieces<'_, 'a> {
         piece: &'a [u8],
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank> {
+        // a piece of one or two bytes that is a token: one load, as in `PieceMemo::encode`
+        // (and the shared table keeps its room for the pieces that need a merge)
+        if let Some(token) = engine.index.tiny(piece) {
+            out.push(token);
+            return Ok(());
+        }
         let memo = self.shared;
         let n = piece.len();
         if (1..=SHORT_KEY).contains(&n) {
