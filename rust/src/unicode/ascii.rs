@@ -261,6 +261,15 @@ impl Text<'_> {
     fn white_space(self, i: usize) -> (usize, usize, usize) {
         let (mut j, mut last, mut nl) = (i, i, i);
         while j < self.s.len() {
+            // a run of ASCII spaces (indentation): each is a white-space unit of one byte,
+            // not a newline
+            if self.s[j] == b' ' {
+                while j < self.s.len() && self.s[j] == b' ' {
+                    j += 1;
+                }
+                last = j - 1;
+                continue;
+            }
             let (_, c, n) = self.unit(j);
             if c & WS == 0 {
                 break;
