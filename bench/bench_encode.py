@@ -10,7 +10,9 @@ Usage (from the repository root; ``make bench`` runs it with the defaults)::
 One process, the same texts for every tokenizer.  Every tokenizer is created afresh for each
 timed run (toktok-rs keeps a piece cache in the instance; verified_bpe's fast engine keeps one
 too), outside the timed part; each of gigatoken's timed runs is a new process (its setup and
-cache are per process).  Before a tokenizer is timed on a workload its
+cache are per process; its UTF-8 form of the text is made before the timed part, as for the
+in-process runs, and the timed encode waits until gigatoken's cache-seeding thread is done).
+Before a tokenizer is timed on a workload its
 ids are compared with tiktoken's (bpe-openai's where tiktoken fails); a peer that differs is
 flagged and not timed.  Times are CPU seconds of this process (``time.process_time``; every
 tokenizer here encodes on the calling thread, so on an idle machine this is the wall time; on
@@ -28,9 +30,11 @@ Sections: the table (MB/s, and verified_bpe native's ratio to the best exact pee
 linearity of the long pieces (time at n and at n/8 for verified_bpe, best of 5); peak RSS of a
 50 MB encode, one fresh subprocess per tokenizer; the input on which tiktoken panics; the
 profile of verified_bpe's fast engine on ordinary text (where its time goes), which shows what
-Python can and cannot reach; ``batch``: ``encode_ordinary_batch`` on 1 and 2 threads (wall
-time: the native engine releases the GIL); ``load``: the cost of building a tokenizer from a
-loaded rank table.
+Python can and cannot reach; ``fresh`` (not run by default): verified_bpe native and
+gigatoken each timed in new processes, alternating (process CPU, thread CPU and wall time,
+best and median), the fair pairing on a shared machine; ``batch``:
+``encode_ordinary_batch`` on 1 and 2 threads (wall time: the native engine releases the GIL);
+``load``: the cost of building a tokenizer from a loaded rank table.
 """
 
 from __future__ import annotations
@@ -179,29 +183,64 @@ class Gigatoken:
 
 
 GIGA_CHILD = r"""
-import sys, time
+import ctypes, os, sys, threading, time
 sys.path.insert(0, sys.argv[1])
 sys.path.insert(0, sys.argv[2])
-from bench_encode import gigatoken_encoder
-enc = gigatoken_encoder(sys.argv[3])
+from bench_encode import child_encoder
+enc = child_encoder(sys.argv[3], sys.argv[5])
 enc.encode_ordinary("warm up, 1 2 3 héllo")
 with open(sys.argv[4], encoding="utf-8") as fh:
     text = fh.read()
-start = time.process_time()
+# the str's UTF-8 form, which CPython keeps once made (as for the table's in-process runs,
+# where an untimed encode made it): not timed
+utf8 = ctypes.pythonapi.PyUnicode_AsUTF8AndSize
+utf8.argtypes, utf8.restype = [ctypes.py_object, ctypes.c_void_p], ctypes.c_void_p
+utf8(text, None)
+# gigatoken's first encode starts a thread that seeds its pretoken cache (about 40 ms of CPU);
+# on a loaded machine it may still run when the timed encode starts, and the process CPU
+# time would count it: wait until the process's other threads stop using CPU (2 s at most)
+def others():
+    me, total = str(threading.get_native_id()), 0
+    for tid in os.listdir("/proc/self/task"):
+        if tid != me:
+            with open(f"/proc/self/task/{tid}/schedstat") as fh:
+                total += int(fh.read().split()[0])
+    return total
+for _ in range(100):
+    before = others()
+    time.sleep(0.02)
+    if others() == before:
+        break
+start, start_thread, start_wall = time.process_time(), time.thread_time(), time.perf_counter()
 enc.encode_ordinary(text)
-print(time.process_time() - start)
+end_wall, end_thread, end = time.perf_counter(), time.thread_time(), time.process_time()
+print(end - start, end_thread - start_thread, end_wall - start_wall)
 """
+
+
+def child_encoder(name: str, label: str) -> object:
+    """The tokenizer ``label`` (``gigatoken`` or ``verified_bpe native``) in a child of
+    :func:`fresh_process_times`."""
+    if label == "gigatoken":
+        return gigatoken_encoder(name)
+    return Tokenizer.from_tiktoken(name, "native")
+
+
+def fresh_process_times(name: str, text: str, label: str = "gigatoken") -> tuple[float, ...]:
+    """``(process CPU, thread CPU, wall)`` seconds of one encode of ``text`` by ``label`` in a
+    new process (see :class:`Gigatoken`): load, a short warm-up encode, then the timed one."""
+    path = Path(_TMP.name) / "text.txt"
+    path.write_text(text, encoding="utf-8")
+    argv = [str(ROOT / "python"), str(ROOT / "bench"), name, str(path), label]
+    proc = subprocess.run(
+        [sys.executable, "-c", GIGA_CHILD, *argv], capture_output=True, text=True, check=True
+    )
+    return tuple(float(x) for x in proc.stdout.strip().splitlines()[-1].split())
 
 
 def fresh_process_seconds(name: str, text: str) -> float:
     """CPU seconds of gigatoken's encode of ``text`` in a new process (see :class:`Gigatoken`)."""
-    path = Path(_TMP.name) / "text.txt"
-    path.write_text(text, encoding="utf-8")
-    argv = [str(ROOT / "python"), str(ROOT / "bench"), name, str(path)]
-    proc = subprocess.run(
-        [sys.executable, "-c", GIGA_CHILD, *argv], capture_output=True, text=True, check=True
-    )
-    return float(proc.stdout.strip().splitlines()[-1])
+    return fresh_process_times(name, text)[0]
 
 
 def gigatoken_encoder(name: str) -> Gigatoken | None:
@@ -323,6 +362,42 @@ def throughput_table(names: list[str], scale: float, repeat: int, spec: bool) ->
                 ratio = f"{rates['verified_bpe native'] / exact[best]:.2f}× ({best})"
             print(f"| {workload} | {size_mb:.2f} | " + " | ".join(cells) + f" | {ratio} |")
     return ok
+
+
+def fresh_pairs(names: list[str], scale: float, repeat: int) -> None:
+    """verified_bpe native against gigatoken on the ordinary workloads, both timed the same
+    way: each run a new process (:func:`fresh_process_times`: load, a short warm-up, one timed
+    encode), the two alternating and their order swapped every round, so that a change of the
+    machine's load falls on both; process CPU, calling-thread CPU and wall time, best and
+    median of ``repeat`` rounds."""
+    import statistics
+
+    labels = ("verified_bpe native", "gigatoken")
+    if gigatoken_encoder(names[0]) is None or not native.available():
+        print("\nfresh: needs gigatoken and the native engine")
+        return
+    print(
+        f"\nfresh processes, alternating, {repeat} rounds: MB/s, best / median "
+        "(process CPU | thread CPU | wall)"
+    )
+    print("| encoding | workload | tokenizer | process CPU | thread CPU | wall |")
+    print("|---|---|---|---|---|---|")
+    for name in names:
+        for workload, text, long_piece in workloads(scale):
+            if long_piece:
+                continue
+            size_mb = len(text.encode("utf-8")) / 1e6
+            times: dict[str, list[tuple[float, ...]]] = {label: [] for label in labels}
+            for r in range(repeat):
+                for label in labels if r % 2 == 0 else labels[::-1]:
+                    times[label].append(fresh_process_times(name, text, label))
+            for label in labels:
+                cells = []
+                for k in range(3):
+                    runs = [t[k] for t in times[label]]
+                    best, median = size_mb / min(runs), size_mb / statistics.median(runs)
+                    cells.append(f"{best:.1f} / {median:.1f}")
+                print(f"| {name} | {workload} | {label} | " + " | ".join(cells) + " |")
 
 
 def linearity(names: list[str], scale: float, repeat: int = 5) -> None:
@@ -713,7 +788,8 @@ def main() -> int:
     parser.add_argument(
         "--sections",
         default="table,linear,rss,panic,profile,batch,load",
-        help="comma-separated subset of table,linear,rss,panic,profile,batch,load (default: all)",
+        help="comma-separated subset of table,fresh,linear,rss,panic,profile,batch,load "
+        "(default: all but fresh)",
     )
     args = parser.parse_args()
     if importlib.util.find_spec("tiktoken") is None:
@@ -726,6 +802,8 @@ def main() -> int:
     ok = True
     if "table" in sections:
         ok = throughput_table(names, args.mb, args.repeat, args.spec)
+    if "fresh" in sections:
+        fresh_pairs(names, args.mb, args.repeat)
     if "linear" in sections:
         linearity(names, args.mb)
     if "rss" in sections and not args.skip_rss:

@@ -75,7 +75,7 @@ pub fn text_blocks(data: &[u8], size: usize) -> impl Iterator<Item = &[u8]> {
         if data.len() - start > size {
             // the first "\n" from start + size on that is followed by a letter or digit
             let mut j = start + size;
-            while let Some(k) = data[j..data.len() - 1].iter().position(|&b| b == b'\n') {
+            while let Some(k) = find_newline(&data[j..data.len() - 1]) {
                 j += k;
                 if data[j + 1].is_ascii_alphanumeric() {
                     end = j + 1;
@@ -88,6 +88,30 @@ pub fn text_blocks(data: &[u8], size: usize) -> impl Iterator<Item = &[u8]> {
         start = end;
         Some(block)
     })
+}
+
+/// The index of the first `b'\n'` in `s` (`s.iter().position(|&b| b == b'\n')`), eight
+/// bytes at a time: a byte of `x ^ 0x0A..0A` is zero exactly where `x` has a newline, and the
+/// lowest byte that `(v - 0x01..01) & !v & 0x80..80` marks is the lowest zero byte of `v` (a
+/// borrow only runs upwards from a zero byte, so the bytes below the first zero are exact).
+fn find_newline(s: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const NL: u64 = 0x0A0A_0A0A_0A0A_0A0A;
+    let mut words = s.chunks_exact(8);
+    let mut base = 0;
+    for word in words.by_ref() {
+        let v = u64::from_le_bytes(word.try_into().expect("8 bytes")) ^ NL;
+        let zero = v.wrapping_sub(ONES) & !v & (ONES << 7);
+        if zero != 0 {
+            return Some(base + (zero.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    words
+        .remainder()
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|k| base + k)
 }
 
 /// A rank table with an optional native pre-tokenizer and an optional custom pattern
@@ -164,6 +188,28 @@ impl Engine {
             BLOCK_BYTES
         };
         for block in text_blocks(data, size) {
+            // the two published patterns: the chunk loop and the memo's hits in one loop
+            match pre {
+                PreTokenizer::Cl100k => {
+                    self.encode_chunks(
+                        memo,
+                        block,
+                        ascii::FastChunks::<false>::new(block),
+                        &mut out,
+                    )?;
+                    continue;
+                }
+                PreTokenizer::O200k => {
+                    self.encode_chunks(
+                        memo,
+                        block,
+                        ascii::FastChunks::<true>::new(block),
+                        &mut out,
+                    )?;
+                    continue;
+                }
+                _ => {}
+            }
             pre.split(block, |range| {
                 if failed.is_none() {
                     if let Err(e) = memo.encode(self, &block[range], &mut out) {
@@ -176,6 +222,21 @@ impl Engine {
             }
         }
         Ok(out)
+    }
+
+    /// The ids of the `chunks` of `block` (byte ranges) appended to `out`, each through `memo`.
+    #[inline(always)]
+    fn encode_chunks<'a>(
+        &self,
+        memo: &mut impl PieceSink<'a>,
+        block: &'a [u8],
+        chunks: impl Iterator<Item = std::ops::Range<usize>>,
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank> {
+        for range in chunks {
+            memo.encode(self, &block[range], out)?;
+        }
+        Ok(())
     }
 
     /// The ids of `text` split by the custom pattern `regex` (the whole matches, in order, as
@@ -234,6 +295,7 @@ pub trait PieceSink<'a> {
 }
 
 impl<'a> PieceSink<'a> for PieceMemo<'a> {
+    #[inline(always)]
     fn encode(
         &mut self,
         engine: &Engine,
@@ -259,7 +321,11 @@ impl<'a> PieceMemo<'a> {
     }
 
     /// The ids of one piece appended to `out`: from the memo if it was merged before, else
-    /// merged ([`Engine::merge`] semantics) and kept.
+    /// merged ([`Engine::merge`] semantics) and kept.  The hits of one- and two-byte tokens and
+    /// of the short memo are inlined into the caller's loop; everything else is
+    /// [`PieceMemo::encode_other`], out of line (a small hot path keeps the split loop's
+    /// registers: no spills per piece).
+    #[inline(always)]
     pub fn encode(
         &mut self,
         engine: &Engine,
@@ -271,6 +337,24 @@ impl<'a> PieceMemo<'a> {
             out.push(token);
             return Ok(());
         }
+        if !piece.is_empty() && piece.len() <= ShortMemo::MAX_LEN {
+            if let Some(slot) = self.short.hit(piece) {
+                self.short.copy_ids(slot, out);
+                return Ok(());
+            }
+        }
+        self.encode_other(engine, piece, out)
+    }
+
+    /// [`PieceMemo::encode`] of a piece that is neither a one- or two-byte token nor a hit of
+    /// the short memo.
+    #[inline(never)]
+    fn encode_other(
+        &mut self,
+        engine: &Engine,
+        piece: &'a [u8],
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank> {
         // an empty piece (a custom pattern's empty match) has no key in the short memo
         if !piece.is_empty() && piece.len() <= ShortMemo::MAX_LEN {
             return self.short.encode(engine, piece, out);
@@ -431,6 +515,42 @@ impl ShortMemo {
             .clamp(Self::MIN_SLOTS, Self::MAX_PRESIZE)
     }
 
+    /// The slot of `piece` (1..=[`ShortMemo::MAX_LEN`] bytes) if it is in the memo.
+    #[inline(always)]
+    fn hit(&self, piece: &[u8]) -> Option<Slot> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let (lo, hi) = pack16(piece);
+        let len = piece.len();
+        let mask = self.slots.len() - 1;
+        let mut k = slot16(lo, hi, len, mask);
+        loop {
+            let slot = self.slots[k];
+            if slot.meta == 0 {
+                return None;
+            }
+            if slot.lo == lo && slot.hi == hi && slot.meta as usize & 0xFF == len {
+                return Some(slot);
+            }
+            k = (k + 1) & mask;
+        }
+    }
+
+    /// The ids of the piece of `slot` (a slot of this memo) appended to `out`.
+    #[inline(always)]
+    fn copy_ids(&self, slot: Slot, out: &mut Vec<u32>) {
+        let count = (slot.meta >> 8) as usize;
+        if count == 1 {
+            out.push(slot.val);
+        } else {
+            let start = slot.val as usize;
+            out.extend_from_slice(&self.ids[start..start + count]);
+        }
+    }
+
+    /// The ids of `piece` (1..=[`ShortMemo::MAX_LEN`] bytes) appended to `out`: from the memo,
+    /// else merged by [`bpe_ranks_with`] and kept.
     fn encode(
         &mut self,
         engine: &Engine,
@@ -450,13 +570,7 @@ impl ShortMemo {
                 break;
             }
             if slot.lo == lo && slot.hi == hi && slot.meta as usize & 0xFF == len {
-                let count = (slot.meta >> 8) as usize;
-                if count == 1 {
-                    out.push(slot.val);
-                } else {
-                    let start = slot.val as usize;
-                    out.extend_from_slice(&self.ids[start..start + count]);
-                }
+                self.copy_ids(slot, out);
                 return Ok(());
             }
             k = (k + 1) & mask;
@@ -501,6 +615,72 @@ impl ShortMemo {
                 k = (k + 1) & mask;
             }
             self.slots[k] = slot;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`text_blocks`]' cut written out byte by byte: the first `"\n"` at or after
+    /// `start + size` followed by an ASCII letter or digit.
+    fn blocks_by_definition(data: &[u8], size: usize) -> Vec<&[u8]> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        while start < data.len() {
+            let mut end = data.len();
+            if data.len() - start > size {
+                for j in start + size..data.len() - 1 {
+                    if data[j] == b'\n' && data[j + 1].is_ascii_alphanumeric() {
+                        end = j + 1;
+                        break;
+                    }
+                }
+            }
+            out.push(&data[start..end]);
+            start = end;
+        }
+        out
+    }
+
+    /// [`find_newline`] against `position`, and [`text_blocks`] against its definition, on
+    /// random texts of newlines, spaces, letters, digits and high bytes (every offset of the
+    /// newline inside a word, texts shorter and longer than a word).
+    #[test]
+    fn test_find_newline_and_blocks() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let alphabet = b"\n\n  \tab9Z\xc3\xa9(";
+        for round in 0..3000 {
+            let len = (next() % 200) as usize;
+            let density = 1 + next() % 40;
+            let data: Vec<u8> = (0..len)
+                .map(|_| {
+                    if next() % density == 0 {
+                        b'\n'
+                    } else {
+                        alphabet[2 + (next() % (alphabet.len() as u64 - 2)) as usize]
+                    }
+                })
+                .collect();
+            for from in 0..data.len().min(20) {
+                let s = &data[from..];
+                assert_eq!(
+                    find_newline(s),
+                    s.iter().position(|&b| b == b'\n'),
+                    "round {round}"
+                );
+            }
+            for size in [1, 2, 7, 8, 9, 16, 33] {
+                let got: Vec<&[u8]> = text_blocks(&data, size).collect();
+                assert_eq!(got, blocks_by_definition(&data, size), "round {round}");
+            }
         }
     }
 }

@@ -20,7 +20,7 @@
 //! A chunk boundary is a unit boundary, and the mirror's chunk at a position depends only on
 //! the text from there (Lean's `nextChunkLen` takes the rest of the list; the units of a suffix
 //! that starts at a unit boundary are the suffix of the units), so the splitting loop
-//! [`pre_tokenize_fast`] is the mirror's `splitUnits` on bytes.
+//! [`FastChunks`] is the mirror's `splitUnits` on bytes.
 
 use super::o200k::{is_lower_class, is_upper_class};
 use super::pretokenize::{fold_case, is_newline, is_punct, unit_code_point, utf8_len};
@@ -261,6 +261,15 @@ impl Text<'_> {
     fn white_space(self, i: usize) -> (usize, usize, usize) {
         let (mut j, mut last, mut nl) = (i, i, i);
         while j < self.s.len() {
+            // a run of ASCII spaces (indentation): each is a white-space unit of one byte,
+            // not a newline
+            if self.s[j] == b' ' {
+                while j < self.s.len() && self.s[j] == b' ' {
+                    j += 1;
+                }
+                last = j - 1;
+                continue;
+            }
             let (_, c, n) = self.unit(j);
             if c & WS == 0 {
                 break;
@@ -349,7 +358,7 @@ fn is_lead(c: u8) -> bool {
 }
 
 /// cl100k_base's `nextChunkLen` at `i < s.len()`, in bytes.
-#[inline]
+#[inline(always)]
 fn cl100k_at(t: Text, i: usize) -> usize {
     let (cp, c, n0) = t.unit(i);
     // '(?i:[sdmt]|ll|ve|re)
@@ -396,7 +405,7 @@ fn cl100k_at(t: Text, i: usize) -> usize {
 }
 
 /// o200k_base's `nextChunkLen` at `i < s.len()`, in bytes.
-#[inline]
+#[inline(always)]
 fn o200k_at(t: Text, i: usize) -> usize {
     let (cp, c, n0) = t.unit(i);
     // [^\r\n\p{L}\p{N}]?U*W+C?, then [^\r\n\p{L}\p{N}]?U+W*C?
@@ -458,34 +467,55 @@ pub fn o200k_chunk(s: &[u8], i: usize) -> usize {
     )
 }
 
-/// Pre-tokenize `data` with the chunk lengths `next_len` (at least 1 byte each), each chunk to
-/// `emit` as a byte range: the mirror's `splitUnits` on bytes.
-#[inline(always)]
-fn pre_tokenize_fast(
-    next_len: fn(Text, usize) -> usize,
-    data: &[u8],
-    mut emit: impl FnMut(Range<usize>),
-) {
-    let t = Text {
-        s: data,
-        t: bmp_classes(),
-    };
-    let mut i = 0;
-    while i < data.len() {
-        let n = next_len(t, i);
-        emit(i..i + n);
-        i += n;
+/// The chunks of `data` as byte ranges, in order: cl100k_base's if not `O200K`, else
+/// o200k_base's (the mirror's `splitUnits` on bytes, as an iterator, so that a caller's loop
+/// holds the chunk function and its own body together; [`pre_tokenize_cl100k_fast`] and
+/// [`pre_tokenize_o200k_fast`] run it).
+pub struct FastChunks<'a, const O200K: bool> {
+    t: Text<'a>,
+    i: usize,
+}
+
+impl<'a, const O200K: bool> FastChunks<'a, O200K> {
+    /// The chunks of `data`.
+    pub fn new(data: &'a [u8]) -> Self {
+        Self {
+            t: Text {
+                s: data,
+                t: bmp_classes(),
+            },
+            i: 0,
+        }
+    }
+}
+
+impl<const O200K: bool> Iterator for FastChunks<'_, O200K> {
+    type Item = Range<usize>;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Range<usize>> {
+        let i = self.i;
+        if i >= self.t.s.len() {
+            return None;
+        }
+        let n = if O200K {
+            o200k_at(self.t, i)
+        } else {
+            cl100k_at(self.t, i)
+        };
+        self.i = i + n;
+        Some(i..i + n)
     }
 }
 
 /// cl100k_base's chunks of `data` (the same as [`super::cl100k::pre_tokenize_cl100k`]).
 pub fn pre_tokenize_cl100k_fast(data: &[u8], emit: impl FnMut(Range<usize>)) {
-    pre_tokenize_fast(cl100k_at, data, emit)
+    FastChunks::<false>::new(data).for_each(emit)
 }
 
 /// o200k_base's chunks of `data` (the same as [`super::o200k::pre_tokenize_o200k`]).
 pub fn pre_tokenize_o200k_fast(data: &[u8], emit: impl FnMut(Range<usize>)) {
-    pre_tokenize_fast(o200k_at, data, emit)
+    FastChunks::<true>::new(data).for_each(emit)
 }
 
 #[cfg(test)]
