@@ -2,7 +2,8 @@
 //! pre-tokenizer; text is cut into blocks, each block pre-tokenized and every chunk merged.
 
 use crate::ranks::{
-    bpe_ranks_with, bpe_run, long_run, pack16, slot16, MissingRank, RankIndex, RankMap, LONG_RUN,
+    bpe_ranks_key, bpe_ranks_with, bpe_run, home, long_run, slot16, Key16, MissingRank, RankIndex,
+    RankMap, LONG_RUN,
 };
 use crate::unicode::{ascii, cl100k, llama3, o200k, r50k};
 use rustc_hash::FxHashMap;
@@ -338,16 +339,21 @@ impl<'a> PieceMemo<'a> {
             return Ok(());
         }
         if !piece.is_empty() && piece.len() <= ShortMemo::MAX_LEN {
-            if let Some(slot) = self.short.hit(piece) {
-                self.short.copy_ids(slot, out);
-                return Ok(());
-            }
+            // one hash and one probe: a miss goes on from the empty slot the probe ended at
+            let key = Key16::new(piece);
+            return match self.short.probe(&key) {
+                Ok(slot) => {
+                    self.short.copy_ids(slot, out);
+                    Ok(())
+                }
+                Err(k) => self.short.miss(engine, piece, k, out),
+            };
         }
         self.encode_other(engine, piece, out)
     }
 
-    /// [`PieceMemo::encode`] of a piece that is neither a one- or two-byte token nor a hit of
-    /// the short memo.
+    /// [`PieceMemo::encode`] of a piece that is not for the short memo: empty (a custom
+    /// pattern's empty match has no key there) or longer than [`ShortMemo::MAX_LEN`].
     #[inline(never)]
     fn encode_other(
         &mut self,
@@ -355,10 +361,6 @@ impl<'a> PieceMemo<'a> {
         piece: &'a [u8],
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank> {
-        // an empty piece (a custom pattern's empty match) has no key in the short memo
-        if !piece.is_empty() && piece.len() <= ShortMemo::MAX_LEN {
-            return self.short.encode(engine, piece, out);
-        }
         let ranks = &engine.ranks;
         if let Some(token) = engine.index.get(ranks, piece) {
             out.push(token);
@@ -515,23 +517,24 @@ impl ShortMemo {
             .clamp(Self::MIN_SLOTS, Self::MAX_PRESIZE)
     }
 
-    /// The slot of `piece` (1..=[`ShortMemo::MAX_LEN`] bytes) if it is in the memo.
+    /// The slot of the piece of `key` if it is in the memo (`Ok`), else the index of the
+    /// empty slot where its probe ended (`Err`; `usize::MAX` while the memo has no slots yet).
+    /// The one probe loop of the memo: [`PieceMemo::encode`]'s hit and [`ShortMemo::miss`]'s
+    /// insertion both come from it.
     #[inline(always)]
-    fn hit(&self, piece: &[u8]) -> Option<Slot> {
+    fn probe(&self, key: &Key16) -> Result<Slot, usize> {
         if self.slots.is_empty() {
-            return None;
+            return Err(usize::MAX);
         }
-        let (lo, hi) = pack16(piece);
-        let len = piece.len();
         let mask = self.slots.len() - 1;
-        let mut k = slot16(lo, hi, len, mask);
+        let mut k = home(key.hash, mask);
         loop {
             let slot = self.slots[k];
             if slot.meta == 0 {
-                return None;
+                return Err(k);
             }
-            if slot.lo == lo && slot.hi == hi && slot.meta as usize & 0xFF == len {
-                return Some(slot);
+            if slot.lo == key.lo && slot.hi == key.hi && slot.meta as usize & 0xFF == key.len {
+                return Ok(slot);
             }
             k = (k + 1) & mask;
         }
@@ -549,34 +552,27 @@ impl ShortMemo {
         }
     }
 
-    /// The ids of `piece` (1..=[`ShortMemo::MAX_LEN`] bytes) appended to `out`: from the memo,
-    /// else merged by [`bpe_ranks_with`] and kept.
-    fn encode(
+    /// The ids of `piece` (1..=[`ShortMemo::MAX_LEN`] bytes), which [`ShortMemo::probe`] did
+    /// not find and whose probe ended at the empty slot `k`, appended to `out`: merged by
+    /// [`bpe_ranks_with`] (through [`bpe_ranks_key`], which reuses the key's hash for the
+    /// whole-piece lookup) and kept at slot `k`.  The caller's key is not passed: its words are
+    /// recomputed here (a few instructions per miss) so that the hot loop does not store it
+    /// for every piece.
+    #[inline(never)]
+    fn miss(
         &mut self,
         engine: &Engine,
         piece: &[u8],
+        mut k: usize,
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank> {
+        let key = &Key16::new(piece);
         if self.slots.is_empty() {
             self.slots = vec![Slot::default(); self.start.max(Self::MIN_SLOTS)];
-        }
-        let (lo, hi) = pack16(piece);
-        let len = piece.len();
-        let mask = self.slots.len() - 1;
-        let mut k = slot16(lo, hi, len, mask);
-        loop {
-            let slot = self.slots[k];
-            if slot.meta == 0 {
-                break;
-            }
-            if slot.lo == lo && slot.hi == hi && slot.meta as usize & 0xFF == len {
-                self.copy_ids(slot, out);
-                return Ok(());
-            }
-            k = (k + 1) & mask;
+            k = home(key.hash, self.slots.len() - 1);
         }
         let first = out.len();
-        bpe_ranks_with(&engine.ranks, &engine.index, piece, out)?;
+        bpe_ranks_key(&engine.ranks, &engine.index, piece, key, out)?;
         let count = out.len() - first;
         let val = if count == 1 {
             out[first]
@@ -586,9 +582,9 @@ impl ShortMemo {
             start
         };
         self.slots[k] = Slot {
-            lo,
-            hi,
-            meta: len as u32 | (count as u32) << 8,
+            lo: key.lo,
+            hi: key.hi,
+            meta: key.len as u32 | (count as u32) << 8,
             val,
         };
         self.used += 1;

@@ -66,6 +66,27 @@ pub fn bpe_ranks_with(
     }
 }
 
+/// [`bpe_ranks_with`] of a piece of 1 to [`SHORT_KEY`] bytes whose [`Key16`] the caller has
+/// already computed (a piece memo's miss): the whole-piece lookup reuses its hash.
+pub fn bpe_ranks_key(
+    ranks: &RankMap,
+    index: &RankIndex,
+    piece: &[u8],
+    key: &Key16,
+    out: &mut Vec<u32>,
+) -> Result<(), MissingRank> {
+    let whole = if index.slots.is_empty() {
+        rank_in(ranks, piece)
+    } else {
+        index.get_key(key)
+    };
+    if let Some(token) = whole {
+        out.push(token);
+        return Ok(());
+    }
+    scan_with(ranks, index, piece, out)
+}
+
 /// The rank of every two-byte token of `ranks` at `first << 8 | second`, `u32::MAX` where
 /// the pair is not a token: [`bpe_scan`]'s first rank of each pair of bytes is one load
 /// instead of a hash lookup (256 KiB; built once per table by walking its entries).
@@ -121,9 +142,34 @@ pub fn slot16(lo: u64, hi: u64, len: usize, mask: usize) -> usize {
     home(hash16(lo, hi, len), mask)
 }
 
+/// A piece of 1 to [`SHORT_KEY`] bytes as its [`pack16`] words, its length and their
+/// [`hash16`], computed once: the piece memos and the [`RankIndex`] probe by the same key.
+#[derive(Clone, Copy, Debug)]
+pub struct Key16 {
+    pub lo: u64,
+    pub hi: u64,
+    pub len: usize,
+    pub hash: u64,
+}
+
+impl Key16 {
+    /// The key of `piece` (1 to [`SHORT_KEY`] bytes).
+    #[inline(always)]
+    pub fn new(piece: &[u8]) -> Self {
+        let (lo, hi) = pack16(piece);
+        let len = piece.len();
+        Self {
+            lo,
+            hi,
+            len,
+            hash: hash16(lo, hi, len),
+        }
+    }
+}
+
 /// The slot of [`hash16`] `h` in a table of `mask + 1` slots.
 #[inline(always)]
-fn home(h: u64, mask: usize) -> usize {
+pub fn home(h: u64, mask: usize) -> usize {
     (h ^ (h >> 29) ^ (h >> 47)) as usize & mask
 }
 
@@ -239,20 +285,24 @@ impl RankIndex {
         if n == 0 || n > SHORT_KEY || self.slots.is_empty() {
             return rank_in(ranks, bytes);
         }
-        let (lo, hi) = pack16(bytes);
-        let h = hash16(lo, hi, n);
-        let (word, bits) = filter_bits(h, self.filter.len() - 1);
+        self.get_key(&Key16::new(bytes))
+    }
+
+    /// [`RankIndex::get`] of the piece of `key` (an index with slots: not [`NO_INDEX`]).
+    #[inline(always)]
+    fn get_key(&self, key: &Key16) -> Option<u32> {
+        let (word, bits) = filter_bits(key.hash, self.filter.len() - 1);
         if self.filter[word] & bits != bits {
             return None;
         }
         let mask = self.slots.len() - 1;
-        let mut k = home(h, mask);
+        let mut k = home(key.hash, mask);
         loop {
             let slot = &self.slots[k];
             if slot.len == 0 {
                 return None;
             }
-            if slot.lo == lo && slot.hi == hi && slot.len as usize == n {
+            if slot.lo == key.lo && slot.hi == key.hi && slot.len as usize == key.len {
                 return Some(slot.rank);
             }
             k = (k + 1) & mask;
