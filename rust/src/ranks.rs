@@ -4,8 +4,9 @@
 //! Each step merges the adjacent pair whose concatenation has the lowest rank, the leftmost
 //! one on ties; the ids are the ranks of the parts left.  Two algorithms compute it, the same
 //! two as the pure-Python engine (`verified_bpe.engine.tokenizer`):
-//! * [`bpe_scan`] (pieces below [`LONG_PIECE`] bytes): tiktoken's layout, a vector of parts
-//!   with the rank of the pair each one starts, and a linear scan for the minimum per merge;
+//! * [`bpe_scan`] (pieces below [`LONG_PIECE`] bytes): tiktoken's scan, the rank of the pair
+//!   each part starts and a linear scan for the minimum per merge (the parts linked in place
+//!   by their byte offsets, so a merge moves nothing);
 //! * [`bpe_buckets`] (longer pieces): the linked list and bucket queue of
 //!   `bpe_ranks_buckets`: the pending pairs in one bucket per rank, a heap of the ranks that
 //!   have a bucket, a bucket sorted (leftmost first) when it is opened;
@@ -315,6 +316,57 @@ impl RankIndex {
         self.get(ranks, bytes).unwrap_or(NONE)
     }
 
+    /// The ranks of `x` and of `y` ([`RankIndex::rank`] of each), the two lookups overlapped:
+    /// both filter words are loaded before either is tested, and then both first slots (the
+    /// slot of a key the filter rejects is replaced by slot 0, so no branch sits between the
+    /// loads), so the two cache misses of a merge's new pairs are waited for once, not one
+    /// after the other.
+    #[inline(always)]
+    fn rank2(&self, ranks: &RankMap, x: &[u8], y: &[u8]) -> (u32, u32) {
+        let short = |b: &[u8]| (1..=SHORT_KEY).contains(&b.len());
+        if self.slots.is_empty() || !short(x) || !short(y) {
+            return (self.rank(ranks, x), self.rank(ranks, y));
+        }
+        let (kx, ky) = (Key16::new(x), Key16::new(y));
+        let words = self.filter.len() - 1;
+        let (wx, bx) = filter_bits(kx.hash, words);
+        let (wy, by) = filter_bits(ky.hash, words);
+        let (fx, fy) = (self.filter[wx], self.filter[wy]);
+        let (px, py) = (fx & bx == bx, fy & by == by);
+        let mask = self.slots.len() - 1;
+        let (hx, hy) = (home(kx.hash, mask), home(ky.hash, mask));
+        let sx = self.slots[if px { hx } else { 0 }];
+        let sy = self.slots[if py { hy } else { 0 }];
+        let rx = if px {
+            self.probe_from(&kx, hx, sx)
+        } else {
+            NONE
+        };
+        let ry = if py {
+            self.probe_from(&ky, hy, sy)
+        } else {
+            NONE
+        };
+        (rx, ry)
+    }
+
+    /// The rank of the key `key` (`NONE` if it has none), its probe starting at slot `k`,
+    /// whose contents `slot` the caller has loaded.
+    #[inline(always)]
+    fn probe_from(&self, key: &Key16, mut k: usize, mut slot: RankSlot) -> u32 {
+        let mask = self.slots.len() - 1;
+        loop {
+            if slot.len == 0 {
+                return NONE;
+            }
+            if slot.lo == key.lo && slot.hi == key.hi && slot.len as usize == key.len {
+                return slot.rank;
+            }
+            k = (k + 1) & mask;
+            slot = self.slots[k];
+        }
+    }
+
     /// The rank of the two bytes `a b`, `u32::MAX` for no rank.
     #[inline]
     fn pair(&self, ranks: &RankMap, a: u8, b: u8) -> u32 {
@@ -476,8 +528,9 @@ fn push_part(
     }
 }
 
-/// Rank BPE with a vector of parts and a linear scan per merge (O(n^2), fast on short pieces).
-/// The parts of a piece of at most [`SCAN_STACK`] bytes live on the stack.
+/// Rank BPE with a linear scan for the minimum per merge (O(n^2), fast on short pieces): the
+/// parts of a piece below [`LONG_PIECE`] bytes linked in place on the stack
+/// ([`scan_linked`]), those of a longer one in a vector ([`scan_parts`]).
 pub fn bpe_scan(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<(), MissingRank> {
     scan_with(ranks, &NO_INDEX, piece, out)
 }
@@ -490,16 +543,21 @@ fn scan_with(
     out: &mut Vec<u32>,
 ) -> Result<(), MissingRank> {
     let n = piece.len();
-    if n <= SCAN_STACK {
-        let mut parts = [(0u32, NONE, NONE); SCAN_STACK + 1];
-        scan_parts(ranks, index, piece, &mut parts[..=n], out)
+    if n <= 16 {
+        scan_linked::<17>(ranks, index, piece, out)
+    } else if n <= SCAN_STACK {
+        scan_linked::<{ SCAN_STACK + 1 }>(ranks, index, piece, out)
+    } else if n < LONG_PIECE {
+        scan_linked::<LONG_PIECE>(ranks, index, piece, out)
     } else {
         let mut parts = vec![(0u32, NONE, NONE); n + 1];
         scan_parts(ranks, index, piece, &mut parts, out)
     }
 }
 
-/// Pieces of at most this many bytes are merged by [`bpe_scan`] without a heap allocation.
+/// Pieces of at most this many bytes are merged by [`bpe_scan`] in a middle-sized stack frame
+/// (17 entries up to 16 bytes, 65 up to this, 128 below [`LONG_PIECE`]; longer pieces, which
+/// only [`bpe_scan`] itself takes, in a vector).
 pub const SCAN_STACK: usize = 64;
 
 /// The merges of [`bpe_scan`] in `parts` (`piece.len() + 1` entries): entry `k` is (start of
@@ -555,6 +613,89 @@ fn scan_parts(
         } else {
             push_part(ranks, piece, w[0].0 as usize, w[1].0 as usize, out)?;
         }
+    }
+    Ok(())
+}
+
+/// The merges of [`bpe_scan`] on a piece of fewer than [`LONG_PIECE`] bytes (at most `N - 1`),
+/// its parts linked in place instead of kept in a vector: for a live part starting at byte
+/// `s`, `end[s]` is its end, `prev[s]` the start of the part before it, `id[s]` its id if a
+/// merge made it (the rank it was merged at; `NONE` for a single byte, looked up at the end)
+/// and `rank[s]` the rank of it joined with the next part (`NONE` if there is none, or no such
+/// token, and for a start that a merge absorbed).  A merge moves nothing: the minimum is found
+/// over `rank` in byte order (absorbed starts are `NONE`), so the leftmost of equal ranks is
+/// the leftmost pair, as in the vector; the two new pairs around the merged part are looked up
+/// together ([`RankIndex::rank2`]).
+fn scan_linked<const N: usize>(
+    ranks: &RankMap,
+    index: &RankIndex,
+    piece: &[u8],
+    out: &mut Vec<u32>,
+) -> Result<(), MissingRank> {
+    let n = piece.len();
+    assert!(
+        n < N && N <= 256,
+        "scan_linked: piece of {n} bytes in {N} entries"
+    );
+    let mut rank = [NONE; N];
+    let mut id = [NONE; N];
+    let mut end = [0u8; N];
+    let mut prev = [0u8; N];
+    for s in 0..n {
+        end[s] = (s + 1) as u8;
+        prev[s] = s.wrapping_sub(1) as u8;
+    }
+    for s in 0..n.saturating_sub(1) {
+        rank[s] = index.pair(ranks, piece[s], piece[s + 1]);
+    }
+    let live = n.saturating_sub(1);
+    loop {
+        let mut best = NONE;
+        let mut at = 0;
+        for (k, &r) in rank[..live].iter().enumerate() {
+            if r < best {
+                best = r;
+                at = k;
+            }
+        }
+        if best == NONE {
+            break;
+        }
+        let b = usize::from(end[at]);
+        let c = usize::from(end[b]);
+        end[at] = c as u8;
+        rank[b] = NONE;
+        id[at] = best;
+        let right = if c < n {
+            prev[c] = at as u8;
+            Some(&piece[at..usize::from(end[c])])
+        } else {
+            None
+        };
+        let left = (at > 0).then(|| usize::from(prev[at]));
+        match (left, right) {
+            (Some(p), Some(r)) => {
+                let (lr, rr) = index.rank2(ranks, &piece[p..c], r);
+                rank[p] = lr;
+                rank[at] = rr;
+            }
+            (Some(p), None) => {
+                rank[p] = index.rank(ranks, &piece[p..c]);
+                rank[at] = NONE;
+            }
+            (None, Some(r)) => rank[at] = index.rank(ranks, r),
+            (None, None) => rank[at] = NONE,
+        }
+    }
+    let mut s = 0;
+    while s < n {
+        let e = usize::from(end[s]);
+        if id[s] != NONE {
+            out.push(id[s]);
+        } else {
+            push_part(ranks, piece, s, e, out)?;
+        }
+        s = e;
     }
     Ok(())
 }
