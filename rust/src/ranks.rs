@@ -208,7 +208,13 @@ pub struct RankIndex {
     pairs: Vec<u32>,
     slots: Vec<RankSlot>,
     filter: Vec<u64>,
+    /// Every rank is below [`PACKED_RANKS`]: [`scan_linked`] keeps a pair's rank and its
+    /// position in one word (false for [`NO_INDEX`]).
+    packs: bool,
 }
+
+/// Ranks below this bound fit [`scan_linked`]'s packed words `rank << 7 | position`.
+pub const PACKED_RANKS: u32 = 1 << 24;
 
 /// About this many filter bits per token of a [`RankIndex`] (rounded up to a power of two
 /// words).
@@ -220,6 +226,7 @@ pub const NO_INDEX: RankIndex = RankIndex {
     pairs: Vec::new(),
     slots: Vec::new(),
     filter: Vec::new(),
+    packs: false,
 };
 
 impl RankIndex {
@@ -262,6 +269,7 @@ impl RankIndex {
             pairs: pair_table(ranks),
             slots,
             filter,
+            packs: ranks.values().all(|&r| r < PACKED_RANKS),
         }
     }
 
@@ -543,10 +551,10 @@ fn scan_with(
     out: &mut Vec<u32>,
 ) -> Result<(), MissingRank> {
     let n = piece.len();
-    if n <= 16 {
-        scan_linked::<17>(ranks, index, piece, out)
+    if n <= SHORT_KEY {
+        scan_linked::<{ SHORT_KEY + 1 }>(ranks, index, piece, out)
     } else if n <= SCAN_STACK {
-        scan_linked::<{ SCAN_STACK + 1 }>(ranks, index, piece, out)
+        scan_linked::<{ SCAN_STACK + 8 }>(ranks, index, piece, out)
     } else if n < LONG_PIECE {
         scan_linked::<LONG_PIECE>(ranks, index, piece, out)
     } else {
@@ -625,7 +633,11 @@ fn scan_parts(
 /// token, and for a start that a merge absorbed).  A merge moves nothing: the minimum is found
 /// over `rank` in byte order (absorbed starts are `NONE`), so the leftmost of equal ranks is
 /// the leftmost pair, as in the vector; the two new pairs around the merged part are looked up
-/// together ([`RankIndex::rank2`]).
+/// together ([`RankIndex::rank2`]).  When every rank is below [`PACKED_RANKS`] (the published
+/// tables; [`RankIndex`]'s `packs`), `rank[s]` holds `rank << 7 | s` instead (`NONE` stays
+/// `NONE`), so one branch-free minimum, which the compiler vectorizes, gives the lowest rank
+/// and, among equal ranks, the lowest start; otherwise the minimum rank, then its first
+/// position.
 fn scan_linked<const N: usize>(
     ranks: &RankMap,
     index: &RankIndex,
@@ -634,7 +646,7 @@ fn scan_linked<const N: usize>(
 ) -> Result<(), MissingRank> {
     let n = piece.len();
     assert!(
-        n < N && N <= 256,
+        n < N && N <= 128 && (N % 8 == 0 || N <= SHORT_KEY + 1),
         "scan_linked: piece of {n} bytes in {N} entries"
     );
     let mut rank = [NONE; N];
@@ -645,22 +657,50 @@ fn scan_linked<const N: usize>(
         end[s] = (s + 1) as u8;
         prev[s] = s.wrapping_sub(1) as u8;
     }
+    // short pieces (a few pairs): the scalar scan on plain ranks is cheaper
+    let packs = index.packs && N > SHORT_KEY + 1;
+    // the word kept for a pair of rank r starting at s
+    let word = |r: u32, s: usize| -> u32 {
+        if packs && r != NONE {
+            r << 7 | s as u32
+        } else {
+            r
+        }
+    };
     for s in 0..n.saturating_sub(1) {
-        rank[s] = index.pair(ranks, piece[s], piece[s + 1]);
+        rank[s] = word(index.pair(ranks, piece[s], piece[s + 1]), s);
     }
     let live = n.saturating_sub(1);
     loop {
-        let mut best = NONE;
-        let mut at = 0;
-        for (k, &r) in rank[..live].iter().enumerate() {
-            if r < best {
-                best = r;
-                at = k;
+        let (best, at) = if packs {
+            // eight lanes of minima over whole groups of eight (the entries past the last
+            // pair are NONE), which the compiler turns into vector minima, then the lanes'
+            // minimum: the lowest rank and, among its pairs, the lowest start
+            let mut lanes = [NONE; 8];
+            for group in rank[..(live + 7) & !7].chunks_exact(8) {
+                for (lane, &r) in lanes.iter_mut().zip(group) {
+                    *lane = (*lane).min(r);
+                }
             }
-        }
-        if best == NONE {
-            break;
-        }
+            let low = lanes.iter().fold(NONE, |m, &r| m.min(r));
+            if low == NONE {
+                break;
+            }
+            (low >> 7, (low & 0x7F) as usize)
+        } else {
+            let mut best = NONE;
+            let mut at = 0;
+            for (k, &r) in rank[..live].iter().enumerate() {
+                if r < best {
+                    best = r;
+                    at = k;
+                }
+            }
+            if best == NONE {
+                break;
+            }
+            (best, at)
+        };
         let b = usize::from(end[at]);
         let c = usize::from(end[b]);
         end[at] = c as u8;
@@ -676,14 +716,14 @@ fn scan_linked<const N: usize>(
         match (left, right) {
             (Some(p), Some(r)) => {
                 let (lr, rr) = index.rank2(ranks, &piece[p..c], r);
-                rank[p] = lr;
-                rank[at] = rr;
+                rank[p] = word(lr, p);
+                rank[at] = word(rr, at);
             }
             (Some(p), None) => {
-                rank[p] = index.rank(ranks, &piece[p..c]);
+                rank[p] = word(index.rank(ranks, &piece[p..c]), p);
                 rank[at] = NONE;
             }
-            (None, Some(r)) => rank[at] = index.rank(ranks, r),
+            (None, Some(r)) => rank[at] = word(index.rank(ranks, r), at),
             (None, None) => rank[at] = NONE,
         }
     }
