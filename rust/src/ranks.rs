@@ -168,6 +168,15 @@ impl Key16 {
     }
 }
 
+/// The filter hash of bytes longer than [`SHORT_KEY`]: [`hash16`] of their first and last
+/// eight bytes and their length (a few loads, whatever the length).
+#[inline(always)]
+fn long_key(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    let word = |k: usize| u64::from_le_bytes(bytes[k..k + 8].try_into().expect("8 bytes"));
+    hash16(word(0), word(n - 8), n)
+}
+
 /// The slot of [`hash16`] `h` in a table of `mask + 1` slots.
 #[inline(always)]
 pub fn home(h: u64, mask: usize) -> usize {
@@ -208,6 +217,10 @@ pub struct RankIndex {
     pairs: Vec<u32>,
     slots: Vec<RankSlot>,
     filter: Vec<u64>,
+    /// A filter like `filter` of the tokens longer than [`SHORT_KEY`] bytes, keyed by
+    /// [`long_key`]: most lookups of long bytes that are not a token (the joined parts of a
+    /// long piece) are answered without hashing the bytes into `ranks`.
+    long_filter: Vec<u64>,
     /// Every rank is below [`PACKED_RANKS`]: [`scan_linked`] keeps a pair's rank and its
     /// position in one word (false for [`NO_INDEX`]).
     packs: bool,
@@ -226,6 +239,7 @@ pub const NO_INDEX: RankIndex = RankIndex {
     pairs: Vec::new(),
     slots: Vec::new(),
     filter: Vec::new(),
+    long_filter: Vec::new(),
     packs: false,
 };
 
@@ -260,6 +274,13 @@ impl RankIndex {
                 rank,
             };
         }
+        let long = ranks.len() - short;
+        let mut long_filter = vec![0u64; (FILTER_BITS * long / 64).next_power_of_two()];
+        let words = long_filter.len() - 1;
+        for token in ranks.keys().filter(|t| t.len() > SHORT_KEY) {
+            let (word, bits) = filter_bits(long_key(token), words);
+            long_filter[word] |= bits;
+        }
         let mut bytes = [NONE; 256];
         for (b, rank) in bytes.iter_mut().enumerate() {
             *rank = rank_of(ranks, &[b as u8]);
@@ -269,6 +290,7 @@ impl RankIndex {
             pairs: pair_table(ranks),
             slots,
             filter,
+            long_filter,
             packs: ranks.values().all(|&r| r < PACKED_RANKS),
         }
     }
@@ -291,6 +313,12 @@ impl RankIndex {
     #[inline]
     pub fn get(&self, ranks: &RankMap, bytes: &[u8]) -> Option<u32> {
         let n = bytes.len();
+        if n > SHORT_KEY && !self.slots.is_empty() {
+            let (word, bits) = filter_bits(long_key(bytes), self.long_filter.len() - 1);
+            if self.long_filter[word] & bits != bits {
+                return None;
+            }
+        }
         if n == 0 || n > SHORT_KEY || self.slots.is_empty() {
             return rank_in(ranks, bytes);
         }
@@ -939,6 +967,49 @@ fn buckets_merge(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`RankIndex::get`] against the rank table itself, for a table of the 256 bytes and
+    /// 4,000 tokens of 2 to 80 bytes over four letters (many longer than [`SHORT_KEY`], so
+    /// the long filter is exercised): every token, every token with its last byte changed,
+    /// and every substring of up to 90 bytes of texts made of tokens; under [`NO_INDEX`] too.
+    #[test]
+    fn test_get_vs_rank_table() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut ranks: RankMap = (0..=255u8).map(|b| (vec![b], u32::from(b))).collect();
+        let mut tokens = Vec::new();
+        while ranks.len() < 256 + 4000 {
+            let len = 2 + (next() % 79) as usize;
+            let token: Vec<u8> = (0..len).map(|_| b"abcd"[(next() % 4) as usize]).collect();
+            let rank = ranks.len() as u32;
+            ranks.entry(token.clone()).or_insert(rank);
+            tokens.push(token);
+        }
+        let index = RankIndex::new(&ranks);
+        for token in &tokens {
+            assert_eq!(index.get(&ranks, token), ranks.get(token).copied());
+            let mut near = token.clone();
+            *near.last_mut().expect("a token") ^= 1;
+            assert_eq!(index.get(&ranks, &near), ranks.get(&near).copied());
+            assert_eq!(NO_INDEX.get(&ranks, &near), ranks.get(&near).copied());
+        }
+        for _ in 0..100 {
+            let text: Vec<u8> = (0..4)
+                .flat_map(|_| tokens[(next() % tokens.len() as u64) as usize].clone())
+                .collect();
+            for start in 0..text.len() {
+                for end in start..text.len().min(start + 90) {
+                    let part = &text[start..end];
+                    assert_eq!(index.get(&ranks, part), ranks.get(part).copied());
+                }
+            }
+        }
+    }
 
     /// [`RankIndex::tiny`] against the rank table itself on every piece of one or two bytes, a
     /// few longer ones and the empty one, for a table without some bytes, with some pairs, and

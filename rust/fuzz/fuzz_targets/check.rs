@@ -7,7 +7,7 @@
 //! * `Engine::encode_ordinary` never panics, its ids decode back to the input bytes, and they
 //!   are the mirror's chunks each merged by `bpe_heap` (so the byte-level fast path, the piece
 //!   memos, the pair table and the rank index are checked against code that uses none of
-//!   them); the rank index looks up every short substring as the table does;
+//!   them); the rank index looks up every substring of up to 40 bytes as the table does;
 //! * the merge algorithms (`bpe_scan`, `bpe_heap`, `bpe_buckets`, and `bpe_ranks_with` with
 //!   the rank index) give the same ids on the input as one piece;
 //! * the long-run path (`bpe_run`) on a run built from the input (run byte, length from
@@ -193,9 +193,10 @@ pub fn check(input: &[u8]) {
         ids, spec,
         "encode_ordinary gives the mirror's chunks' heap merges"
     );
-    // the rank index answers as the table on every substring of up to 17 bytes
+    // the rank index answers as the table on every substring of up to 40 bytes (the inline
+    // keys up to 16, the long filter beyond)
     for start in 0..data.len().min(64) {
-        for end in start..data.len().min(start + 17) {
+        for end in start..data.len().min(start + 41) {
             let part = &data[start..end];
             assert_eq!(
                 table.engine.index.get(ranks, part),
