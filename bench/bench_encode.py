@@ -218,11 +218,24 @@ print(end - start, end_thread - start_thread, end_wall - start_wall)
 """
 
 
+class NumpyOutput:
+    """``verified_bpe``'s ``Encoding.encode_to_numpy(text, disallowed_special=())``: the ids
+    as a ``uint32`` array, as gigatoken gives them (no Python object per id)."""
+
+    def __init__(self, name: str) -> None:
+        self._encoding = verified_bpe.get_encoding(name)
+
+    def encode_ordinary(self, text: str) -> object:
+        return self._encoding.encode_to_numpy(text, disallowed_special=())
+
+
 def child_encoder(name: str, label: str) -> object:
-    """The tokenizer ``label`` (``gigatoken`` or ``verified_bpe native``) in a child of
-    :func:`fresh_process_times`."""
+    """The tokenizer ``label`` (``gigatoken``, ``verified_bpe native``: a list of ids, or
+    ``verified_bpe numpy``: :class:`NumpyOutput`) in a child of :func:`fresh_process_times`."""
     if label == "gigatoken":
         return gigatoken_encoder(name)
+    if label == "verified_bpe numpy":
+        return NumpyOutput(name)
     return Tokenizer.from_tiktoken(name, "native")
 
 
@@ -365,14 +378,15 @@ def throughput_table(names: list[str], scale: float, repeat: int, spec: bool) ->
 
 
 def fresh_pairs(names: list[str], scale: float, repeat: int) -> None:
-    """verified_bpe native against gigatoken on the ordinary workloads, both timed the same
+    """verified_bpe native (``encode_ordinary``: a list of ids; and ``encode_to_numpy``: an
+    array, as gigatoken gives) against gigatoken on the ordinary workloads, all timed the same
     way: each run a new process (:func:`fresh_process_times`: load, a short warm-up, one timed
-    encode), the two alternating and their order swapped every round, so that a change of the
+    encode), alternating, their order reversed every other round, so that a change of the
     machine's load falls on both; process CPU, calling-thread CPU and wall time, best and
     median of ``repeat`` rounds."""
     import statistics
 
-    labels = ("verified_bpe native", "gigatoken")
+    labels = ("verified_bpe native", "verified_bpe numpy", "gigatoken")
     if gigatoken_encoder(names[0]) is None or not native.available():
         print("\nfresh: needs gigatoken and the native engine")
         return

@@ -550,28 +550,76 @@ class Tokenizer:
         allowed) raises :class:`~verified_bpe.errors.DisallowedSpecialTokenError`; pass
         ``disallowed_special=()`` to encode such text as ordinary text.
         """
-        text = _fix_surrogates(validate.text(text, "text"))
+        parts = self._special_parts(text, allowed_special, disallowed_special)
+        if len(parts) == 1:  # no allowed special token in the text: one ordinary part
+            return self.encode_ordinary(str(parts[0]))
+        out: list[int] = []
+        for part in parts:
+            if isinstance(part, int):
+                out.append(part)
+            else:
+                out.extend(self.encode_ordinary(part))
+        return out
+
+    def encode_flat(
+        self,
+        text: str,
+        *,
+        allowed_special: Literal["all"] | Collection[str] = frozenset(),
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+    ) -> bytearray | array[int]:
+        """:meth:`encode` as a buffer of native-order ``u32`` ids (for ``numpy.frombuffer``):
+        the ordinary parts go through :meth:`encode_ordinary_batch_flat` on one thread, so the
+        native engine makes no Python object per id and runs without the GIL."""
+        parts = self._special_parts(text, allowed_special, disallowed_special)
+        texts = [part for part in parts if isinstance(part, str)]
+        ids, offsets = self.encode_ordinary_batch_flat(texts, 1)
+        if len(parts) == 1:
+            return ids
+        ends = memoryview(offsets).cast("B").cast("q")
+        view = memoryview(ids).cast("B").cast("I")
+        out, k = array("I"), 0
+        for part in parts:
+            if isinstance(part, int):
+                out.append(part)
+            else:
+                out.extend(view[ends[k] : ends[k + 1]])
+                k += 1
+        return out
+
+    def _special_parts(
+        self,
+        text: str,
+        allowed_special: Literal["all"] | Collection[str],
+        disallowed_special: Literal["all"] | Collection[str],
+    ) -> list[str | int]:
+        """``text`` (surrogates replaced) cut at the allowed special tokens: the ordinary text
+        between them (a ``str``, possibly empty) and each special token's id (an ``int``), in
+        order; :class:`~verified_bpe.errors.DisallowedSpecialTokenError` for text matching a
+        disallowed one (:meth:`encode`'s rules)."""
+        text = validate.text(text, "text")
         allowed = set(self._special_tokens) if allowed_special == "all" else set(allowed_special)
         validate.special_names(allowed, "allowed_special")
         if disallowed_special == "all":
             disallowed = set(self._special_tokens) - allowed
         else:
             disallowed = set(disallowed_special)
-        if disallowed:
-            found = _alternation(disallowed).search(text)
-            if found:
-                raise DisallowedSpecialTokenError(found.group())
         allowed &= set(self._special_tokens)
+        if not (allowed or disallowed):
+            return [text]  # encode_ordinary replaces lone surrogates itself
+        text = _fix_surrogates(text)
+        found = first_special(disallowed, text) if disallowed else None
+        if found is not None:
+            raise DisallowedSpecialTokenError(found)
         if not allowed:
-            return self.encode_ordinary(text)
-        out: list[int] = []
+            return [text]
+        parts: list[str | int] = []
         start = 0
-        for found in _alternation(allowed).finditer(text):
-            out.extend(self.encode_ordinary(text[start : found.start()]))
-            out.append(self._special_tokens[found.group()])
+        for found in special_alternation(allowed).finditer(text):
+            parts += [text[start : found.start()], self._special_tokens[found.group()]]
             start = found.end()
-        out.extend(self.encode_ordinary(text[start:]))
-        return out
+        parts.append(text[start:])
+        return parts
 
     def _encode_ordinary_fast(self, text: str) -> list[int]:
         """Split (block by block for the patterns that allow it, which bounds the memory of
@@ -656,8 +704,24 @@ def _alternation_cached(tokens: frozenset[str]) -> regex.Pattern[str]:
     return regex.compile("|".join(regex.escape(t) for t in ordered))
 
 
-def _alternation(tokens: Collection[str]) -> regex.Pattern[str]:
+def special_alternation(tokens: Collection[str]) -> regex.Pattern[str]:
+    """Leftmost match of any of ``tokens``, longest first (as the tokenizer splits)."""
     return _alternation_cached(frozenset(tokens))
+
+
+#: Up to this many special tokens, :func:`first_special` checks each with ``in`` first.
+FEW_SPECIALS = 32
+
+
+def first_special(tokens: Collection[str], text: str) -> str | None:
+    """The match of :func:`special_alternation` in ``text`` (the leftmost of ``tokens``,
+    the longest there), ``None`` if none occurs.  For a few tokens, ``str``'s substring
+    search (``in``) tells first whether any occurs at all: a regex scan of a long text costs
+    far more, and it runs only when one does."""
+    if len(tokens) <= FEW_SPECIALS and not any(t in text for t in tokens):
+        return None
+    found = special_alternation(tokens).search(text)
+    return None if found is None else found.group()
 
 
 __all__ = [
@@ -669,6 +733,8 @@ __all__ = [
     "bpe_ranks",
     "bpe_ranks_buckets",
     "bpe_ranks_heap",
+    "first_special",
+    "special_alternation",
     "spec_tables",
     "text_blocks",
 ]
