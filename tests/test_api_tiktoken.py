@@ -604,19 +604,19 @@ def test_encode_flat_each_engine(engine, name):
 
 @given(
     st.lists(st.sampled_from(["<|a|>", "<|ab|>", "b|>", "<|", "x", "|"]), max_size=12),
-    st.sets(st.sampled_from(["<|a|>", "<|ab|>", "b|>", "a", "<|a"]), min_size=1),
+    st.sets(st.sampled_from(["<|a|>", "<|ab|>", "b|>", "a", "<|a", ""]), min_size=1),
     st.booleans(),
 )
 def test_first_special_by_definition(pieces, tokens, many):
-    """``first_special`` (substring checks first, then the alternation) against its
-    definition: the token starting leftmost in the text, the longest there; also with more
-    tokens than ``FEW_SPECIALS`` (the alternation alone)."""
-    from verified_bpe.engine.tokenizer import FEW_SPECIALS, first_special
+    """``first_special`` (a search for the tokens' first characters, then the alternation)
+    against its definition: the token starting leftmost in the text, the longest there; also
+    with tokens of other first characters, and with an empty token."""
+    from verified_bpe.engine.tokenizer import first_special
 
     text = "".join(pieces)
     if many:
-        tokens = tokens | {f"<pad{k}>" for k in range(FEW_SPECIALS)}
-    found = [(i, -len(t), t) for t in tokens for i in range(len(text)) if text.startswith(t, i)]
+        tokens = tokens | {f"<pad{k}>" for k in range(40)} | {"x|"}
+    found = [(i, -len(t), t) for t in tokens for i in range(len(text) + 1) if text.startswith(t, i)]
     assert first_special(tokens, text) == (min(found)[2] if found else None)
 
 

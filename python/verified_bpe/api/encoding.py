@@ -213,7 +213,11 @@ class Encoding:
         if allowed_special == "all":
             allowed_special = self.special_tokens_set
         if disallowed_special == "all":
-            disallowed_special = self.special_tokens_set - allowed_special  # type: ignore[operator]
+            disallowed_special = (
+                self._special_names  # the default: one set, its hash kept
+                if not allowed_special
+                else self.special_tokens_set - allowed_special  # type: ignore[operator]
+            )
         if disallowed_special:
             if not isinstance(disallowed_special, frozenset):
                 disallowed_special = frozenset(disallowed_special)
@@ -236,6 +240,8 @@ class Encoding:
     ) -> list[int]:
         allowed = self._allowed(text, allowed_special, disallowed_special)
         check_unicode_version(self._split_pattern, text)
+        if not allowed:  # the default: nothing to cut at
+            return self._tokenizer.encode_ordinary(text)
         return self._tokenizer.encode(text, allowed_special=allowed, disallowed_special=())
 
     # ------------------------------------------------------------------ encoding
@@ -271,7 +277,10 @@ class Encoding:
         np = _numpy("encode_to_numpy")
         allowed = self._allowed(text, allowed_special, disallowed_special)
         check_unicode_version(self._split_pattern, text)
-        ids = self._tokenizer.encode_flat(text, allowed_special=allowed, disallowed_special=())
+        if not allowed:  # the default: nothing to cut at
+            ids = self._tokenizer.encode_ordinary_flat(text)
+        else:
+            ids = self._tokenizer.encode_flat(text, allowed_special=allowed, disallowed_special=())
         return np.frombuffer(ids, dtype=np.uint32)
 
     def encode_ordinary_batch(self, text: list[str], *, num_threads: int = 8) -> list[list[int]]:
@@ -481,6 +490,12 @@ class Encoding:
     @functools.cached_property
     def special_tokens_set(self) -> set[str]:
         return set(self._special_tokens)
+
+    @functools.cached_property
+    def _special_names(self) -> frozenset[str]:
+        """The special tokens' texts (not in tiktoken; :attr:`special_tokens_set` is a
+        ``set`` a caller may change)."""
+        return frozenset(self._special_tokens)
 
     def is_special_token(self, token: int) -> bool:
         if not isinstance(token, int):

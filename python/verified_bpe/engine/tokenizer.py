@@ -406,6 +406,7 @@ class Tokenizer:
         self.pattern = pattern
         self._ranks = ranks
         self._special_tokens = dict(special_tokens)
+        self._special_names = frozenset(self._special_tokens)
         self._spec_pre_tokenizer = spec_pre_tokenizer
         self._decoder: dict[int, bytes] = {rank: token for token, rank in ranks.items()}
         if len(self._decoder) != len(ranks):
@@ -482,6 +483,7 @@ class Tokenizer:
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state)
+        self.__dict__.setdefault("_special_names", frozenset(self._special_tokens))
         if self.engine == "native":
             if native.available():
                 self._native = native.NativeMerger(self._ranks, self.pattern)
@@ -561,6 +563,15 @@ class Tokenizer:
                 out.extend(self.encode_ordinary(part))
         return out
 
+    def encode_ordinary_flat(self, text: str) -> bytearray | array[int]:
+        """:meth:`encode_ordinary` as a buffer of native-order ``u32`` ids (for
+        ``numpy.frombuffer``): the flat batch of the one text (the native engine makes no
+        Python object per id and runs without the GIL); a text of fewer than
+        :data:`FLAT_MIN` characters through the list, which takes fewer steps there."""
+        if not isinstance(text, str) or len(text) < FLAT_MIN:
+            return array("I", self.encode_ordinary(text))
+        return self.encode_ordinary_batch_flat([text], 1)[0]
+
     def encode_flat(
         self,
         text: str,
@@ -572,10 +583,10 @@ class Tokenizer:
         the ordinary parts go through :meth:`encode_ordinary_batch_flat` on one thread, so the
         native engine makes no Python object per id and runs without the GIL."""
         parts = self._special_parts(text, allowed_special, disallowed_special)
+        if len(parts) == 1:  # no allowed special token in the text: one ordinary part
+            return self.encode_ordinary_flat(str(parts[0]))
         texts = [part for part in parts if isinstance(part, str)]
         ids, offsets = self.encode_ordinary_batch_flat(texts, 1)
-        if len(parts) == 1:
-            return ids
         ends = memoryview(offsets).cast("B").cast("q")
         view = memoryview(ids).cast("B").cast("I")
         out, k = array("I"), 0
@@ -598,13 +609,12 @@ class Tokenizer:
         order; :class:`~verified_bpe.errors.DisallowedSpecialTokenError` for text matching a
         disallowed one (:meth:`encode`'s rules)."""
         text = validate.text(text, "text")
-        allowed = set(self._special_tokens) if allowed_special == "all" else set(allowed_special)
+        names = self._special_names
+        allowed = set(names) if allowed_special == "all" else set(allowed_special)
         validate.special_names(allowed, "allowed_special")
-        if disallowed_special == "all":
-            disallowed = set(self._special_tokens) - allowed
-        else:
-            disallowed = set(disallowed_special)
-        allowed &= set(self._special_tokens)
+        all_others = disallowed_special == "all"
+        disallowed = names - allowed if all_others else frozenset(disallowed_special)
+        allowed &= names
         if not (allowed or disallowed):
             return [text]  # encode_ordinary replaces lone surrogates itself
         text = _fix_surrogates(text)
@@ -709,16 +719,23 @@ def special_alternation(tokens: Collection[str]) -> regex.Pattern[str]:
     return _alternation_cached(frozenset(tokens))
 
 
-#: Up to this many special tokens, :func:`first_special` checks each with ``in`` first.
-FEW_SPECIALS = 32
+#: From this many characters on, :meth:`Tokenizer.encode_ordinary_flat` takes the flat batch.
+FLAT_MIN = 1024
+
+
+@lru_cache(maxsize=64)
+def _first_chars(tokens: frozenset[str]) -> frozenset[str]:
+    """The first character of each of ``tokens`` (``""`` for an empty one)."""
+    return frozenset(t[:1] for t in tokens)
 
 
 def first_special(tokens: Collection[str], text: str) -> str | None:
     """The match of :func:`special_alternation` in ``text`` (the leftmost of ``tokens``,
-    the longest there), ``None`` if none occurs.  For a few tokens, ``str``'s substring
-    search (``in``) tells first whether any occurs at all: a regex scan of a long text costs
-    far more, and it runs only when one does."""
-    if len(tokens) <= FEW_SPECIALS and not any(t in text for t in tokens):
+    the longest there), ``None`` if none occurs.  ``str``'s search for each distinct first
+    character of the tokens (``memchr``; one for cl100k_base's and o200k_base's, which all
+    start with ``<``) tells first whether one can occur at all: the regex scan, several times
+    slower, runs only if one of them does."""
+    if not any(c in text for c in _first_chars(frozenset(tokens))):
         return None
     found = special_alternation(tokens).search(text)
     return None if found is None else found.group()
