@@ -418,6 +418,16 @@ def test_special_token_rules(pair, kwargs, text):
     _same(ours, oracle, lambda e: e.encode_to_numpy(text, **kwargs).tolist())
 
 
+@pytest.mark.parametrize("allowed", [[], (), [EOT]], ids=["list", "tuple", "list-eot"])
+@pytest.mark.parametrize("text", ["a" + EOT, "a"])
+def test_allowed_special_of_wrong_type(pair, allowed, text):
+    """An empty ``allowed_special`` that is not a set: tiktoken's ``TypeError`` (its set
+    difference), before the disallowed-token check could raise ``ValueError``."""
+    ours, oracle = pair
+    _same(ours, oracle, lambda e: e.encode(text, allowed_special=allowed))
+    _same(ours, oracle, lambda e: e.encode_to_numpy(text, allowed_special=allowed).tolist())
+
+
 def test_disallowed_special_is_value_error():
     enc = verified_bpe.get_encoding("cl100k_base")
     with pytest.raises(verified_bpe.DisallowedSpecialTokenError):

@@ -215,7 +215,7 @@ class Encoding:
         if disallowed_special == "all":
             disallowed_special = (
                 self._special_names  # the default: one set, its hash kept
-                if not allowed_special
+                if isinstance(allowed_special, set | frozenset) and not allowed_special
                 else self.special_tokens_set - allowed_special  # type: ignore[operator]
             )
         if disallowed_special:
