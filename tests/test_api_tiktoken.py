@@ -418,6 +418,16 @@ def test_special_token_rules(pair, kwargs, text):
     _same(ours, oracle, lambda e: e.encode_to_numpy(text, **kwargs).tolist())
 
 
+@pytest.mark.parametrize("allowed", [[], (), [EOT]], ids=["list", "tuple", "list-eot"])
+@pytest.mark.parametrize("text", ["a" + EOT, "a"])
+def test_allowed_special_of_wrong_type(pair, allowed, text):
+    """An empty ``allowed_special`` that is not a set: tiktoken's ``TypeError`` (its set
+    difference), before the disallowed-token check could raise ``ValueError``."""
+    ours, oracle = pair
+    _same(ours, oracle, lambda e: e.encode(text, allowed_special=allowed))
+    _same(ours, oracle, lambda e: e.encode_to_numpy(text, allowed_special=allowed).tolist())
+
+
 def test_disallowed_special_is_value_error():
     enc = verified_bpe.get_encoding("cl100k_base")
     with pytest.raises(verified_bpe.DisallowedSpecialTokenError):
@@ -561,6 +571,63 @@ def test_encode_to_numpy(pair):
     got = ours.encode_to_numpy(text, allowed_special="all")
     assert got.dtype == np.uint32
     assert got.tolist() == oracle.encode_to_numpy(text, allowed_special="all").tolist()
+
+
+NUMPY_TEXTS = [
+    "<|endoftext|><|endoftext|>",
+    "x<|endoftext|>",
+    "<|endoftext|>x",
+    "a <|endoftext|>b<|fim_prefix|><|endoftext|> c\n\n",
+    "<|endoftext",
+    "",
+    "héllo wörld 日本語 " * 500 + "<|fim_suffix|>" + "def f(x):\n    return x\n" * 500,
+]
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"allowed_special": "all"}, {"disallowed_special": ()}])
+@pytest.mark.parametrize("text", NUMPY_TEXTS, ids=range(len(NUMPY_TEXTS)))
+def test_encode_to_numpy_matches_tiktoken(pair, text, kwargs):
+    """The flat path (the ordinary parts encoded into one buffer, the special ids placed
+    between them) against tiktoken's ``encode_to_numpy``; the same exception if it refuses."""
+    np = pytest.importorskip("numpy")
+    ours, oracle = pair
+    _same(ours, oracle, lambda e: e.encode_to_numpy(text, **kwargs).tolist())
+    if all(t not in text for t in ours.special_tokens_set) or kwargs:
+        assert ours.encode_to_numpy(text, **kwargs).dtype == np.uint32
+
+
+@pytest.mark.parametrize("engine", ["native", "fast"])
+@pytest.mark.parametrize("name", NAMES)
+def test_encode_flat_each_engine(engine, name):
+    """``Tokenizer.encode_flat`` on each engine (the native flat batch and the Python fallback
+    into an ``array``) against tiktoken's ``encode`` with every special token allowed."""
+    from verified_bpe.engine import native
+    from verified_bpe.engine.tokenizer import Tokenizer
+
+    if engine == "native" and not native.available():
+        pytest.skip("native engine not built")
+    tok, oracle = Tokenizer.from_tiktoken(name, engine), tiktoken_encoding(name)
+    for text in NUMPY_TEXTS:
+        got = memoryview(tok.encode_flat(text, allowed_special="all")).cast("B").cast("I")
+        assert got.tolist() == oracle.encode(text, allowed_special="all")
+
+
+@given(
+    st.lists(st.sampled_from(["<|a|>", "<|ab|>", "b|>", "<|", "x", "|"]), max_size=12),
+    st.sets(st.sampled_from(["<|a|>", "<|ab|>", "b|>", "a", "<|a", ""]), min_size=1),
+    st.booleans(),
+)
+def test_first_special_by_definition(pieces, tokens, many):
+    """``first_special`` (a search for the tokens' first characters, then the alternation)
+    against its definition: the token starting leftmost in the text, the longest there; also
+    with tokens of other first characters, and with an empty token."""
+    from verified_bpe.engine.tokenizer import first_special
+
+    text = "".join(pieces)
+    if many:
+        tokens = tokens | {f"<pad{k}>" for k in range(40)} | {"x|"}
+    found = [(i, -len(t), t) for t in tokens for i in range(len(text) + 1) if text.startswith(t, i)]
+    assert first_special(tokens, text) == (min(found)[2] if found else None)
 
 
 def test_numpy_is_optional(monkeypatch):

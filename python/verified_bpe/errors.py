@@ -273,7 +273,11 @@ class MissingExtraError(ImportError):
 def require(module: str, install: str, what: str) -> object:
     """``import module``, or :class:`MissingExtraError` naming ``pip install install``."""
     import importlib
+    import sys
 
+    loaded = sys.modules.get(module)
+    if loaded is not None:  # imported before (the common case: no import machinery)
+        return loaded
     try:
         return importlib.import_module(module)
     except ImportError:

@@ -77,20 +77,25 @@ fn pre_tokenizer(name: &str) -> PyResult<PreTokenizer> {
 /// Evaluates `$body` with `$memo` bound to the maker of a batch thread's piece memo (each
 /// thread calls it once): on `$threads` (2 or more) threads with a native pre-tokenizer, a
 /// view of one [`SharedMemo`] sized for the texts' bytes `$lens` (see [`shared_memo`]); else
-/// each thread's own [`PieceMemo`].  `$body` is compiled once for each kind of memo, so the
+/// each thread's own [`PieceMemo`], presized for its share of the bytes ([`PieceMemo::for_text`]
+/// of the bytes over the threads: a one-text flat batch, `encode_to_numpy`'s route, then sizes
+/// its memo as `encode_ordinary` does instead of growing it from the smallest table).  `$body`
+/// is compiled once for each kind of memo, so the
 /// encode loops call theirs without a dispatch.  Then records the shared memo's entries for
 /// `NativeBpe.last_shared_memo` (the one place that sets [`LAST_SHARED`]).  The flat, Arrow
 /// and list batches choose their memo here.
 macro_rules! with_batch_memo {
     ($split:expr, $threads:expr, $lens:expr, |$memo:ident| $body:expr) => {{
-        let shared = shared_memo($split, $threads, $lens);
+        let bytes: usize = $lens.sum();
+        let shared = shared_memo($split, $threads, bytes);
         let result = match &shared {
             Some(shared) => {
                 let $memo = || SharedPieces::new(shared);
                 $body
             }
             None => {
-                let $memo = PieceMemo::default;
+                let own = bytes / $threads.max(1);
+                let $memo = || PieceMemo::for_text(own);
                 $body
             }
         };
@@ -647,14 +652,10 @@ fn encode_each<'a, T: BatchText<'a>>(
 }
 
 /// The memo shared by a batch's threads when it runs on two or more with a native
-/// pre-tokenizer (sized for the texts' bytes, `lens`); `None` on one thread (its own memo is
+/// pre-tokenizer (sized for the texts' `bytes`); `None` on one thread (its own memo is
 /// enough) or with a custom pattern (its pieces keep no memo).
-fn shared_memo(
-    split: Split<'_>,
-    threads: usize,
-    lens: impl Iterator<Item = usize>,
-) -> Option<SharedMemo> {
-    (threads > 1 && matches!(split, Split::Pre(_))).then(|| SharedMemo::for_bytes(lens.sum()))
+fn shared_memo(split: Split<'_>, threads: usize, bytes: usize) -> Option<SharedMemo> {
+    (threads > 1 && matches!(split, Split::Pre(_))).then(|| SharedMemo::for_bytes(bytes))
 }
 
 /// [`encode_each`] of Python strings on `num_threads` (2 or more) threads, reading them while

@@ -24,8 +24,6 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Literal
 
-import regex
-
 from ..engine import validate
 from ..engine.patterns import (
     check_unicode_version,
@@ -34,7 +32,7 @@ from ..engine.patterns import (
     unpinned_constructs,
 )
 from ..engine.rust_syntax import rust_pattern
-from ..engine.tokenizer import Tokenizer, bpe_ranks
+from ..engine.tokenizer import Tokenizer, bpe_ranks, first_special, special_alternation
 from ..errors import (
     DisallowedSpecialTokenError,
     InvalidArgumentError,
@@ -215,13 +213,17 @@ class Encoding:
         if allowed_special == "all":
             allowed_special = self.special_tokens_set
         if disallowed_special == "all":
-            disallowed_special = self.special_tokens_set - allowed_special  # type: ignore[operator]
+            disallowed_special = (
+                self._special_names  # the default: one set, its hash kept
+                if isinstance(allowed_special, set | frozenset) and not allowed_special
+                else self.special_tokens_set - allowed_special  # type: ignore[operator]
+            )
         if disallowed_special:
             if not isinstance(disallowed_special, frozenset):
                 disallowed_special = frozenset(disallowed_special)
-            found = _alternation(disallowed_special).search(text)
-            if found:
-                raise DisallowedSpecialTokenError(found.group())
+            found = first_special(disallowed_special, text)
+            if found is not None:
+                raise DisallowedSpecialTokenError(found)
         _check_text(text)
         if not replace_surrogates:
             text.encode("utf-8")  # UnicodeEncodeError, as tiktoken's core
@@ -238,6 +240,8 @@ class Encoding:
     ) -> list[int]:
         allowed = self._allowed(text, allowed_special, disallowed_special)
         check_unicode_version(self._split_pattern, text)
+        if not allowed:  # the default: nothing to cut at
+            return self._tokenizer.encode_ordinary(text)
         return self._tokenizer.encode(text, allowed_special=allowed, disallowed_special=())
 
     # ------------------------------------------------------------------ encoding
@@ -266,11 +270,18 @@ class Encoding:
         allowed_special: AllowedSpecial = frozenset(),
         disallowed_special: DisallowedSpecial = "all",
     ) -> npt.NDArray[np.uint32]:
-        """:meth:`encode` as a ``numpy`` ``uint32`` array (numpy is imported only here)."""
-        ids = self._encode_checked(text, allowed_special, disallowed_special)
-        import numpy as np
-
-        return np.array(ids, dtype=np.uint32)
+        """:meth:`encode` as a ``numpy`` ``uint32`` array (numpy is imported only here).  The
+        native engine writes the ids into one buffer without the GIL and makes no Python
+        object per id (``encode_to_numpy(text, disallowed_special=())`` is the fastest way to
+        encode one long text)."""
+        np = _numpy("encode_to_numpy")
+        allowed = self._allowed(text, allowed_special, disallowed_special)
+        check_unicode_version(self._split_pattern, text)
+        if not allowed:  # the default: nothing to cut at
+            ids = self._tokenizer.encode_ordinary_flat(text)
+        else:
+            ids = self._tokenizer.encode_flat(text, allowed_special=allowed, disallowed_special=())
+        return np.frombuffer(ids, dtype=np.uint32)
 
     def encode_ordinary_batch(self, text: list[str], *, num_threads: int = 8) -> list[list[int]]:
         """:meth:`encode_ordinary` on each text, on ``num_threads`` threads: the native
@@ -326,7 +337,7 @@ class Encoding:
             parts: list[int] = []
             start = 0
             if allowed:
-                for found in _alternation(frozenset(allowed)).finditer(t):
+                for found in special_alternation(frozenset(allowed)).finditer(t):
                     parts += [len(runs), -1 - self._special_tokens[found.group()]]
                     runs.append(t[start : found.start()])
                     start = found.end()
@@ -480,6 +491,12 @@ class Encoding:
     def special_tokens_set(self) -> set[str]:
         return set(self._special_tokens)
 
+    @functools.cached_property
+    def _special_names(self) -> frozenset[str]:
+        """The special tokens' texts (not in tiktoken; :attr:`special_tokens_set` is a
+        ``set`` a caller may change)."""
+        return frozenset(self._special_tokens)
+
     def is_special_token(self, token: int) -> bool:
         if not isinstance(token, int):
             raise _TypeAssertion(f"token must be an int, not {type(token).__name__!r}")
@@ -561,7 +578,7 @@ class Encoding:
         start = 0
         specials = allowed & self.special_tokens_set
         if specials:
-            for found in _alternation(specials).finditer(text):
+            for found in special_alternation(specials).finditer(text):
                 start = found.end()
         pieces = self._split(text[start:])
         if not pieces:
@@ -651,13 +668,6 @@ def _batch_texts(texts: Any, num_threads: Any) -> list[str]:
     if num_threads < 1:
         raise InvalidArgumentError("num_threads", f"must be at least 1, not {num_threads}")
     return validate.all_str(list(texts), "text")
-
-
-@functools.lru_cache(maxsize=64)
-def _alternation(tokens: frozenset[str]) -> regex.Pattern[str]:
-    """Leftmost match of any of ``tokens``, longest first (as the tokenizer splits)."""
-    ordered = sorted(tokens, key=lambda t: (-len(t), t))
-    return regex.compile("|".join(regex.escape(t) for t in ordered))
 
 
 def _last_char(data: bytes) -> tuple[str, bytes] | None:

@@ -406,6 +406,7 @@ class Tokenizer:
         self.pattern = pattern
         self._ranks = ranks
         self._special_tokens = dict(special_tokens)
+        self._special_names = frozenset(self._special_tokens)
         self._spec_pre_tokenizer = spec_pre_tokenizer
         self._decoder: dict[int, bytes] = {rank: token for token, rank in ranks.items()}
         if len(self._decoder) != len(ranks):
@@ -482,6 +483,7 @@ class Tokenizer:
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state)
+        self.__dict__.setdefault("_special_names", frozenset(self._special_tokens))
         if self.engine == "native":
             if native.available():
                 self._native = native.NativeMerger(self._ranks, self.pattern)
@@ -550,28 +552,84 @@ class Tokenizer:
         allowed) raises :class:`~verified_bpe.errors.DisallowedSpecialTokenError`; pass
         ``disallowed_special=()`` to encode such text as ordinary text.
         """
-        text = _fix_surrogates(validate.text(text, "text"))
-        allowed = set(self._special_tokens) if allowed_special == "all" else set(allowed_special)
-        validate.special_names(allowed, "allowed_special")
-        if disallowed_special == "all":
-            disallowed = set(self._special_tokens) - allowed
-        else:
-            disallowed = set(disallowed_special)
-        if disallowed:
-            found = _alternation(disallowed).search(text)
-            if found:
-                raise DisallowedSpecialTokenError(found.group())
-        allowed &= set(self._special_tokens)
-        if not allowed:
-            return self.encode_ordinary(text)
+        parts = self._special_parts(text, allowed_special, disallowed_special)
+        if len(parts) == 1:  # no allowed special token in the text: one ordinary part
+            return self.encode_ordinary(str(parts[0]))
         out: list[int] = []
-        start = 0
-        for found in _alternation(allowed).finditer(text):
-            out.extend(self.encode_ordinary(text[start : found.start()]))
-            out.append(self._special_tokens[found.group()])
-            start = found.end()
-        out.extend(self.encode_ordinary(text[start:]))
+        for part in parts:
+            if isinstance(part, int):
+                out.append(part)
+            else:
+                out.extend(self.encode_ordinary(part))
         return out
+
+    def encode_ordinary_flat(self, text: str) -> bytearray | array[int]:
+        """:meth:`encode_ordinary` as a buffer of native-order ``u32`` ids (for
+        ``numpy.frombuffer``): the flat batch of the one text (the native engine makes no
+        Python object per id and runs without the GIL); a text of fewer than
+        :data:`FLAT_MIN` characters through the list, which takes fewer steps there."""
+        if not isinstance(text, str) or len(text) < FLAT_MIN:
+            return array("I", self.encode_ordinary(text))
+        return self.encode_ordinary_batch_flat([text], 1)[0]
+
+    def encode_flat(
+        self,
+        text: str,
+        *,
+        allowed_special: Literal["all"] | Collection[str] = frozenset(),
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+    ) -> bytearray | array[int]:
+        """:meth:`encode` as a buffer of native-order ``u32`` ids (for ``numpy.frombuffer``):
+        the ordinary parts go through :meth:`encode_ordinary_batch_flat` on one thread, so the
+        native engine makes no Python object per id and runs without the GIL."""
+        parts = self._special_parts(text, allowed_special, disallowed_special)
+        if len(parts) == 1:  # no allowed special token in the text: one ordinary part
+            return self.encode_ordinary_flat(str(parts[0]))
+        texts = [part for part in parts if isinstance(part, str)]
+        ids, offsets = self.encode_ordinary_batch_flat(texts, 1)
+        ends = memoryview(offsets).cast("B").cast("q")
+        view = memoryview(ids).cast("B").cast("I")
+        out, k = array("I"), 0
+        for part in parts:
+            if isinstance(part, int):
+                out.append(part)
+            else:
+                out.extend(view[ends[k] : ends[k + 1]])
+                k += 1
+        return out
+
+    def _special_parts(
+        self,
+        text: str,
+        allowed_special: Literal["all"] | Collection[str],
+        disallowed_special: Literal["all"] | Collection[str],
+    ) -> list[str | int]:
+        """``text`` (surrogates replaced) cut at the allowed special tokens: the ordinary text
+        between them (a ``str``, possibly empty) and each special token's id (an ``int``), in
+        order; :class:`~verified_bpe.errors.DisallowedSpecialTokenError` for text matching a
+        disallowed one (:meth:`encode`'s rules)."""
+        text = validate.text(text, "text")
+        names = self._special_names
+        allowed = set(names) if allowed_special == "all" else set(allowed_special)
+        validate.special_names(allowed, "allowed_special")
+        all_others = disallowed_special == "all"
+        disallowed = names - allowed if all_others else frozenset(disallowed_special)
+        allowed &= names
+        if not (allowed or disallowed):
+            return [text]  # encode_ordinary replaces lone surrogates itself
+        text = _fix_surrogates(text)
+        found = first_special(disallowed, text) if disallowed else None
+        if found is not None:
+            raise DisallowedSpecialTokenError(found)
+        if not allowed:
+            return [text]
+        parts: list[str | int] = []
+        start = 0
+        for found in special_alternation(allowed).finditer(text):
+            parts += [text[start : found.start()], self._special_tokens[found.group()]]
+            start = found.end()
+        parts.append(text[start:])
+        return parts
 
     def _encode_ordinary_fast(self, text: str) -> list[int]:
         """Split (block by block for the patterns that allow it, which bounds the memory of
@@ -656,8 +714,31 @@ def _alternation_cached(tokens: frozenset[str]) -> regex.Pattern[str]:
     return regex.compile("|".join(regex.escape(t) for t in ordered))
 
 
-def _alternation(tokens: Collection[str]) -> regex.Pattern[str]:
+def special_alternation(tokens: Collection[str]) -> regex.Pattern[str]:
+    """Leftmost match of any of ``tokens``, longest first (as the tokenizer splits)."""
     return _alternation_cached(frozenset(tokens))
+
+
+#: From this many characters on, :meth:`Tokenizer.encode_ordinary_flat` takes the flat batch.
+FLAT_MIN = 1024
+
+
+@lru_cache(maxsize=64)
+def _first_chars(tokens: frozenset[str]) -> frozenset[str]:
+    """The first character of each of ``tokens`` (``""`` for an empty one)."""
+    return frozenset(t[:1] for t in tokens)
+
+
+def first_special(tokens: Collection[str], text: str) -> str | None:
+    """The match of :func:`special_alternation` in ``text`` (the leftmost of ``tokens``,
+    the longest there), ``None`` if none occurs.  ``str``'s search for each distinct first
+    character of the tokens (``memchr``; one for cl100k_base's and o200k_base's, which all
+    start with ``<``) tells first whether one can occur at all: the regex scan, several times
+    slower, runs only if one of them does."""
+    if not any(c in text for c in _first_chars(frozenset(tokens))):
+        return None
+    found = special_alternation(tokens).search(text)
+    return None if found is None else found.group()
 
 
 __all__ = [
@@ -669,6 +750,8 @@ __all__ = [
     "bpe_ranks",
     "bpe_ranks_buckets",
     "bpe_ranks_heap",
+    "first_special",
+    "special_alternation",
     "spec_tables",
     "text_blocks",
 ]
