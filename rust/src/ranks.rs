@@ -674,7 +674,7 @@ fn scan_linked<const N: usize>(
 ) -> Result<(), MissingRank> {
     let n = piece.len();
     assert!(
-        n < N && N <= 128 && (N % 8 == 0 || N <= SHORT_KEY + 1),
+        n < N && N <= 128 && (N.is_multiple_of(8) || N <= SHORT_KEY + 1),
         "scan_linked: piece of {n} bytes in {N} entries"
     );
     let mut rank = [NONE; N];
