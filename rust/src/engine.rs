@@ -645,13 +645,7 @@ mod tests {
     /// newline inside a word, texts shorter and longer than a word).
     #[test]
     fn test_find_newline_and_blocks() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::xorshift(0x2545_F491_4F6C_DD1Du64);
         let alphabet = b"\n\n  \tab9Z\xc3\xa9(";
         for round in 0..3000 {
             let len = (next() % 200) as usize;

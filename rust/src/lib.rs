@@ -16,5 +16,16 @@ pub mod unicode;
 #[cfg(feature = "python")]
 #[allow(unsafe_code)]
 mod buffer_view;
+
+/// A xorshift64 generator from `seed` (not zero), for the unit tests' pseudo-random inputs.
+#[cfg(test)]
+pub(crate) fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
 #[cfg(feature = "python")]
 mod python;

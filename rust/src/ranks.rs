@@ -974,13 +974,7 @@ mod tests {
     /// and every substring of up to 90 bytes of texts made of tokens; under [`NO_INDEX`] too.
     #[test]
     fn test_get_vs_rank_table() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::xorshift(0x9E37_79B9_7F4A_7C15u64);
         let mut ranks: RankMap = (0..=255u8).map(|b| (vec![b], u32::from(b))).collect();
         let mut tokens = Vec::new();
         while ranks.len() < 256 + 4000 {
