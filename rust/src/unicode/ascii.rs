@@ -132,18 +132,156 @@ pub fn bmp_classes() -> &'static [u8; BMP] {
     })
 }
 
-/// The data with the class table: the units of `s`, each with its code point and class bits.
+/// The index in [`Block::m`] of the class bit `bit` ([`L`], [`N`], ...: bit `b` is `1 << b`).
+const fn idx(bit: u8) -> usize {
+    bit.trailing_zeros() as usize
+}
+
+/// The class masks of the block of 64 bytes of the data at `base` (a multiple of 64; the last
+/// block may be shorter): bit `k` of `m[b]` is set when byte `base + k` is in the data and
+/// its [`CLASSES`] entry has bit `1 << b`.  A run of ASCII units of one class is then a run
+/// of ones in its mask, so its length is a `trailing_ones`, not a loop with an exit test per
+/// byte (see docs/native.md, "The pre-tokenizer over 64-byte masks").
 #[derive(Clone, Copy)]
+struct Block {
+    base: usize,
+    m: [u64; 8],
+}
+
+impl Block {
+    /// The masks of the block of `s` at `base <= s.len()`.
+    #[inline(never)]
+    fn at(s: &[u8], base: usize) -> Self {
+        let rest = &s[base..];
+        let m = match rest.first_chunk::<64>() {
+            Some(bytes) => masks64(bytes),
+            None => {
+                // the data's end: the bytes past it in no class (not HIGH either)
+                let mut bytes = [0u8; 64];
+                bytes[..rest.len()].copy_from_slice(rest);
+                let valid = (1u64 << rest.len()) - 1;
+                masks64(&bytes).map(|m| m & valid)
+            }
+        };
+        Self { base, m }
+    }
+}
+
+/// The class masks of 64 bytes: bit `k` of entry `b` is bit `1 << b` of `CLASSES[bytes[k]]`
+/// (one [`CLASSES`] lookup per byte; the masks of [`masks64`] on targets without SSE2, and
+/// its oracle in `test_block_masks`).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn masks64_table(bytes: &[u8; 64]) -> [u64; 8] {
+    let mut m = [0u64; 8];
+    for (k, &b) in bytes.iter().enumerate() {
+        let c = CLASSES[b as usize];
+        for (b, mask) in m.iter_mut().enumerate() {
+            *mask |= u64::from((c >> b) & 1) << k;
+        }
+    }
+    m
+}
+
+/// [`masks64_table`] on targets without SSE2.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn masks64(bytes: &[u8; 64]) -> [u64; 8] {
+    masks64_table(bytes)
+}
+
+/// [`masks64_table`] by SSE2 byte comparisons ([`masks64_sse2`]).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+#[allow(unsafe_code)]
+fn masks64(bytes: &[u8; 64]) -> [u64; 8] {
+    // SAFETY: `masks64_sse2` needs SSE2 only, which every x86_64 processor has (the target's
+    // baseline features, enabled for the whole build).
+    unsafe { masks64_sse2(bytes) }
+}
+
+/// [`masks64_table`] by SSE2 byte comparisons, 16 bytes at a time: the ASCII classes are
+/// ranges (`[A-Z]` UPPER, `[a-z]` LOWER, both L, `[0-9]` N, `[\t-\r ]` WS, `[\n\r]` NL, the
+/// rest of ASCII PUNCT) and HIGH is the top bit (`test_block_masks` checks them against
+/// [`CLASSES`] on every byte).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn masks64_sse2(bytes: &[u8; 64]) -> [u64; 8] {
+    use core::arch::x86_64::*;
+    let mut m = [0u64; 8];
+    for q in 0..4 {
+        let word = |h: usize| {
+            let at = 16 * q + 8 * h;
+            i64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
+        };
+        let x = _mm_set_epi64x(word(1), word(0));
+        // bytes of 128 or more are negative as i8, so no range of positive bounds holds them
+        let range = |lo: u8, hi: u8| {
+            _mm_and_si128(
+                _mm_cmpgt_epi8(x, _mm_set1_epi8(lo as i8 - 1)),
+                _mm_cmplt_epi8(x, _mm_set1_epi8(hi as i8 + 1)),
+            )
+        };
+        let eq = |b: u8| _mm_cmpeq_epi8(x, _mm_set1_epi8(b as i8));
+        let bits = |v: __m128i| u64::from(_mm_movemask_epi8(v) as u16) << (16 * q);
+        let upper = bits(range(b'A', b'Z'));
+        let lower = bits(range(b'a', b'z'));
+        let n = bits(range(b'0', b'9'));
+        let ws = bits(_mm_or_si128(range(b'\t', b'\r'), eq(b' ')));
+        let nl = bits(_mm_or_si128(eq(b'\n'), eq(b'\r')));
+        let high = bits(x);
+        m[idx(L)] |= upper | lower;
+        m[idx(N)] |= n;
+        m[idx(WS)] |= ws;
+        m[idx(NL)] |= nl;
+        m[idx(UPPER)] |= upper;
+        m[idx(LOWER)] |= lower;
+        m[idx(PUNCT)] |= !(upper | lower | n | ws | high) & (0xFFFF << (16 * q));
+        m[idx(HIGH)] |= high;
+    }
+    m
+}
+
+/// The data with the class table: the units of `s`, each with its code point and class bits,
+/// and the class masks of the block of the last position a run looked at.
 struct Text<'a> {
     s: &'a [u8],
     t: &'static [u8; BMP],
+    b: Block,
 }
 
-impl Text<'_> {
+impl<'a> Text<'a> {
+    /// The data `s`, its first block's masks computed.
+    fn new(s: &'a [u8]) -> Self {
+        Self {
+            s,
+            t: bmp_classes(),
+            b: Block::at(s, 0),
+        }
+    }
+
+    /// From `j <= s.len()`, past the ASCII bytes of class bit `bit` (an index of
+    /// [`Block::m`]), across blocks: the first position from `j` whose byte is not one of them
+    /// (or the data's end), and whether its byte is of 128 or more.
+    #[inline(always)]
+    fn skip(&mut self, mut j: usize, bit: usize) -> (usize, bool) {
+        loop {
+            if j.wrapping_sub(self.b.base) >= 64 {
+                self.b = Block::at(self.s, j & !63);
+            }
+            let k = j - self.b.base;
+            let ones = (self.b.m[bit] >> k).trailing_ones() as usize;
+            j += ones;
+            let e = k + ones;
+            if e < 64 {
+                return (j, (self.b.m[idx(HIGH)] >> e) & 1 != 0);
+            }
+        }
+    }
+
     /// The code point, class bits and length of the unit at `k < s.len()` (the mirror's
     /// `utf8Units` and `unitCodePoint`).
     #[inline(always)]
-    fn unit(self, k: usize) -> (u32, u8, usize) {
+    fn unit(&self, k: usize) -> (u32, u8, usize) {
         let b = self.s[k];
         let c = CLASSES[b as usize];
         if c & HIGH == 0 {
@@ -155,7 +293,7 @@ impl Text<'_> {
 
     /// [`Text::unit`] for a first byte of 128 or more.
     #[inline(never)]
-    fn wide(self, k: usize) -> (u32, u8, usize) {
+    fn wide(&self, k: usize) -> (u32, u8, usize) {
         let b = |j: usize| u32::from(self.s[k + j]);
         let n = utf8_len(self.s[k]);
         // unitCodePoint of a whole unit, written out; a unit cut short by the end of the data
@@ -175,18 +313,17 @@ impl Text<'_> {
         (cp, c, n)
     }
 
-    /// The bytes of the run of units from `i` whose class has a bit of `mask` (the mirror's
-    /// `runLength`).
+    /// The bytes of the run of units from `i` whose class has the bit `mask` (one of [`L`],
+    /// [`N`], ...; the mirror's `runLength`): the ASCII stretches by [`Text::skip`], a unit of
+    /// 128 or more through [`Text::wide`].
     #[inline(always)]
-    fn run(self, i: usize, mask: u8) -> usize {
+    fn run(&mut self, i: usize, mask: u8) -> usize {
+        debug_assert!(mask.is_power_of_two() && mask != HIGH);
         let mut j = i;
-        while j < self.s.len() {
-            let c = CLASSES[self.s[j] as usize];
-            if c & mask != 0 {
-                j += 1;
-                continue;
-            }
-            if c & HIGH == 0 {
+        loop {
+            let (end, high) = self.skip(j, idx(mask));
+            j = end;
+            if !high {
                 break;
             }
             let (_, c, n) = self.wide(j);
@@ -201,7 +338,7 @@ impl Text<'_> {
     /// The bytes of the run of units from `i` whose code point is in `set` (the mirror's
     /// `runLength` of o200k's `[\r\n/]`: an overlong unit can be one of them).
     #[inline]
-    fn run_of(self, i: usize, set: &[u32]) -> usize {
+    fn run_of(&self, i: usize, set: &[u32]) -> usize {
         let mut j = i;
         while j < self.s.len() {
             let (cp, _, n) = self.unit(j);
@@ -215,7 +352,7 @@ impl Text<'_> {
 
     /// `'(?i:[sdmt]|ll|ve|re)` at `i` in bytes, 0 if none (the mirror's `matchContraction`).
     #[inline]
-    fn contraction(self, i: usize) -> usize {
+    fn contraction(&self, i: usize) -> usize {
         let len = self.s.len();
         if i >= len || self.s[i] < 128 && self.s[i] != b'\'' {
             return 0;
@@ -240,7 +377,19 @@ impl Text<'_> {
 
     /// `\p{N}{1,3}` in bytes (the mirror's `matchDigits`).
     #[inline]
-    fn digits(self, i: usize) -> usize {
+    fn digits(&mut self, i: usize) -> usize {
+        // three ASCII digits, or fewer before an ASCII byte in the block: from the masks
+        if i.wrapping_sub(self.b.base) < 64 {
+            let k = i - self.b.base;
+            let ones = (self.b.m[idx(N)] >> k).trailing_ones() as usize;
+            if ones >= 3 {
+                return 3;
+            }
+            let e = k + ones;
+            if e < 64 && (self.b.m[idx(HIGH)] >> e) & 1 == 0 {
+                return ones;
+            }
+        }
         let mut j = i;
         for _ in 0..3 {
             if j >= self.s.len() {
@@ -256,21 +405,35 @@ impl Text<'_> {
     }
 
     /// The white-space run from `i` (at least one unit): its end, the start of its last unit,
-    /// and one past its last `[\r\n]` (`i` if none; the mirror's `lastNewlineEnd`).
+    /// and one past its last `[\r\n]` (`i` if none; the mirror's `lastNewlineEnd`).  The
+    /// ASCII stretches by the masks (an ASCII white-space unit is one byte), a unit of 128 or
+    /// more through [`Text::wide`].
     #[inline]
-    fn white_space(self, i: usize) -> (usize, usize, usize) {
+    fn white_space(&mut self, i: usize) -> (usize, usize, usize) {
         let (mut j, mut last, mut nl) = (i, i, i);
-        while j < self.s.len() {
-            // a run of ASCII spaces (indentation): each is a white-space unit of one byte,
-            // not a newline
-            if self.s[j] == b' ' {
-                while j < self.s.len() && self.s[j] == b' ' {
-                    j += 1;
+        loop {
+            if j.wrapping_sub(self.b.base) >= 64 {
+                self.b = Block::at(self.s, j & !63);
+            }
+            let k = j - self.b.base;
+            let ones = (self.b.m[idx(WS)] >> k).trailing_ones() as usize;
+            if ones != 0 {
+                // the newlines among them: one past the last
+                let nls = (self.b.m[idx(NL)] >> k) & (u64::MAX >> (64 - ones));
+                if nls != 0 {
+                    nl = j + 64 - nls.leading_zeros() as usize;
                 }
+                j += ones;
                 last = j - 1;
+            }
+            let e = k + ones;
+            if e == 64 {
                 continue;
             }
-            let (_, c, n) = self.unit(j);
+            if (self.b.m[idx(HIGH)] >> e) & 1 == 0 {
+                break;
+            }
+            let (_, c, n) = self.wide(j);
             if c & WS == 0 {
                 break;
             }
@@ -285,14 +448,20 @@ impl Text<'_> {
 
     /// o200k's `casedCore` (`U*W+`) at `i`.
     #[inline(always)]
-    fn cased_core(self, i: usize) -> usize {
+    fn cased_core(&mut self, i: usize) -> usize {
         if i < self.s.len() && CLASSES[self.s[i] as usize] & (UPPER | HIGH) == 0 {
             return self.run(i, LOWER); // no U run: W+ or nothing
         }
-        // the U run, and one past its last W unit (lastLowerEnd over the run) on the way
+        // the U run, and one past its last W unit (lastLowerEnd over the run) on the way: an
+        // ASCII U unit is not W (`test_block_masks`), so only the wide ones can move it
         let (mut j, mut end) = (i, i);
-        while j < self.s.len() {
-            let (_, c, n) = self.unit(j);
+        loop {
+            let (e, high) = self.skip(j, idx(UPPER));
+            j = e;
+            if !high {
+                break;
+            }
+            let (_, c, n) = self.wide(j);
             if c & UPPER == 0 {
                 break;
             }
@@ -310,7 +479,7 @@ impl Text<'_> {
 
     /// o200k's `upperCore` (`U+W*`) at `i`.
     #[inline(always)]
-    fn upper_core(self, i: usize) -> usize {
+    fn upper_core(&mut self, i: usize) -> usize {
         let u = self.run(i, UPPER);
         if u == 0 {
             return 0;
@@ -321,7 +490,7 @@ impl Text<'_> {
     /// o200k's core `U*W+` ([`Text::cased_core`]) if `CASED`, else `U+W*`
     /// ([`Text::upper_core`]).
     #[inline(always)]
-    fn core<const CASED: bool>(self, i: usize) -> usize {
+    fn core<const CASED: bool>(&mut self, i: usize) -> usize {
         if CASED {
             self.cased_core(i)
         } else {
@@ -332,7 +501,7 @@ impl Text<'_> {
     /// o200k's `withContraction (withLead core)`: `[^\r\n\p{L}\p{N}]?` core `C?` at `i`
     /// (the core of [`Text::core`]), with `c` and `n0` the class and length of the unit at `i`.
     #[inline(always)]
-    fn word<const CASED: bool>(self, i: usize, c: u8, n0: usize) -> usize {
+    fn word<const CASED: bool>(&mut self, i: usize, c: u8, n0: usize) -> usize {
         let core = Self::core::<CASED>;
         let mut n = 0;
         if is_lead(c) {
@@ -359,7 +528,7 @@ fn is_lead(c: u8) -> bool {
 
 /// cl100k_base's `nextChunkLen` at `i < s.len()`, in bytes.
 #[inline(always)]
-fn cl100k_at(t: Text, i: usize) -> usize {
+fn cl100k_at(t: &mut Text, i: usize) -> usize {
     let (cp, c, n0) = t.unit(i);
     // '(?i:[sdmt]|ll|ve|re)
     if cp == 39 {
@@ -406,7 +575,7 @@ fn cl100k_at(t: Text, i: usize) -> usize {
 
 /// o200k_base's `nextChunkLen` at `i < s.len()`, in bytes.
 #[inline(always)]
-fn o200k_at(t: Text, i: usize) -> usize {
+fn o200k_at(t: &mut Text, i: usize) -> usize {
     let (cp, c, n0) = t.unit(i);
     // [^\r\n\p{L}\p{N}]?U*W+C?, then [^\r\n\p{L}\p{N}]?U+W*C?
     let n = t.word::<true>(i, c, n0);
@@ -446,25 +615,13 @@ fn o200k_at(t: Text, i: usize) -> usize {
 /// cl100k_base's `nextChunkLen` at `i < s.len()`, in bytes (the mirror's
 /// [`super::cl100k::next_chunk_len`] on the units of `s`).
 pub fn cl100k_chunk(s: &[u8], i: usize) -> usize {
-    cl100k_at(
-        Text {
-            s,
-            t: bmp_classes(),
-        },
-        i,
-    )
+    cl100k_at(&mut Text::new(s), i)
 }
 
 /// o200k_base's `nextChunkLen` at `i < s.len()`, in bytes (the mirror's
 /// [`super::o200k::next_chunk_len`] on the units of `s`).
 pub fn o200k_chunk(s: &[u8], i: usize) -> usize {
-    o200k_at(
-        Text {
-            s,
-            t: bmp_classes(),
-        },
-        i,
-    )
+    o200k_at(&mut Text::new(s), i)
 }
 
 /// The chunks of `data` as byte ranges, in order: cl100k_base's if not `O200K`, else
@@ -480,10 +637,7 @@ impl<'a, const O200K: bool> FastChunks<'a, O200K> {
     /// The chunks of `data`.
     pub fn new(data: &'a [u8]) -> Self {
         Self {
-            t: Text {
-                s: data,
-                t: bmp_classes(),
-            },
+            t: Text::new(data),
             i: 0,
         }
     }
@@ -499,9 +653,9 @@ impl<const O200K: bool> Iterator for FastChunks<'_, O200K> {
             return None;
         }
         let n = if O200K {
-            o200k_at(self.t, i)
+            o200k_at(&mut self.t, i)
         } else {
-            cl100k_at(self.t, i)
+            cl100k_at(&mut self.t, i)
         };
         self.i = i + n;
         Some(i..i + n)
@@ -532,6 +686,78 @@ mod tests {
         for b in 0..256 {
             let c = if b < 128 { class_bits(b as u32) } else { HIGH };
             assert_eq!(CLASSES[b], c, "{b}");
+        }
+    }
+
+    /// The masks of a block against [`CLASSES`] byte by byte: [`masks64`] (SSE2 on x86_64)
+    /// and [`masks64_table`] on every byte value at every position and on random blocks, and
+    /// [`Block::at`] on blocks cut short by the data's end; and an ASCII U unit is never W
+    /// (which [`Text::cased_core`] relies on).
+    #[test]
+    fn test_block_masks() {
+        let check = |bytes: &[u8]| {
+            let blocks = [Block::at(bytes, 0).m]
+                .into_iter()
+                .chain(bytes.first_chunk::<64>().map(masks64))
+                .chain(bytes.first_chunk::<64>().map(masks64_table));
+            for m in blocks {
+                for k in 0..64 {
+                    let c = bytes.get(k).map_or(0, |&b| CLASSES[b as usize]);
+                    for (b, mask) in m.iter().enumerate() {
+                        assert_eq!(
+                            (mask >> k) & 1,
+                            u64::from((c >> b) & 1),
+                            "{bytes:?} {k} {b}"
+                        );
+                    }
+                }
+            }
+        };
+        let all: Vec<u8> = (0..=255).collect();
+        for shift in 0..256 {
+            let block: Vec<u8> = (0..64).map(|k| all[(k + shift) % 256]).collect();
+            check(&block);
+            check(&block[..shift % 64]);
+        }
+        let mut next = crate::xorshift(0x2545_F491_4F6C_DD1Du64);
+        for round in 0..10_000 {
+            // random bytes, and ASCII only (more runs)
+            let top = if round % 2 == 0 { 0xFF } else { 0x7F };
+            let block: Vec<u8> = (0..64).map(|_| (next() as u8) & top).collect();
+            check(&block);
+            check(&block[..round % 64]);
+        }
+        for (b, c) in CLASSES[..128].iter().enumerate() {
+            assert_ne!(c & (UPPER | LOWER), UPPER | LOWER, "{b}");
+        }
+    }
+
+    /// Runs of each class (letters of one case and of both, digits, spaces, newlines,
+    /// punctuation, with and without non-ASCII units among them) of 1 to 200 units ending at
+    /// every position of a 64-byte block, after a prefix of every length below 64 and before
+    /// the data's end or another unit: the fast path's chunks are the mirror's (the masks'
+    /// runs across block boundaries, and blocks cut short by the data's end).
+    #[test]
+    fn test_runs_across_blocks() {
+        let kinds: [&str; 14] = [
+            "a", "Z", "aB", "7", " ", "\n", " \n", "\r\n", ".", "/", "é", "aé", " \u{a0}", "Ǆ",
+        ];
+        let tails: [&str; 10] = ["", "é", "世", ".", "a", "A", " ", "\n", "\u{a0}", "'s"];
+        let prefix = "é-x 9\u{301}".repeat(16).into_bytes();
+        let lengths = if cfg!(debug_assertions) { 70 } else { 200 };
+        let mut case = 0;
+        for kind in kinds {
+            for offset in 0..64 {
+                for len in 1..=lengths {
+                    let mut data = prefix[..offset].to_vec();
+                    data.extend_from_slice(kind.repeat(len).as_bytes());
+                    data.extend_from_slice(tails[case % tails.len()].as_bytes());
+                    case += 1;
+                    for [mirror, fast] in SPLITS {
+                        assert_eq!(chunks(mirror, &data), chunks(fast, &data), "{data:?}");
+                    }
+                }
+            }
         }
     }
 
