@@ -137,11 +137,17 @@ const fn idx(bit: u8) -> usize {
     bit.trailing_zeros() as usize
 }
 
-/// The class masks of the block of 64 bytes of the data at `base` (a multiple of 64; the last
-/// block may be shorter): bit `k` of `m[b]` is set when byte `base + k` is in the data and
-/// its [`CLASSES`] entry has bit `1 << b`.  A run of ASCII units of one class is then a run
-/// of ones in its mask, so its length is a `trailing_ones`, not a loop with an exit test per
-/// byte (see docs/native.md, "The pre-tokenizer over 64-byte masks").
+/// How far before the position that needs them the masks of a new block start: a chunk's
+/// branches look a unit ahead (a lead unit, up to 4 bytes) and then go back to the chunk's
+/// start, so a block that starts at that position would be computed again for the start.
+const BACK: usize = 8;
+
+/// The class masks of the block of 64 bytes of the data at `base` (the last block may be
+/// shorter): bit `k` of `m[b]` is set when byte `base + k` is in the data and its [`CLASSES`]
+/// entry has bit `1 << b` (the [`UPPER`] and [`LOWER`] masks only if the block is `cased`:
+/// o200k's, which tests them).  A run of ASCII units of one class is then a run of ones in its
+/// mask, so its length is a `trailing_ones`, not a loop with an exit test per byte (see
+/// docs/native.md, "The pre-tokenizer over 64-byte masks").
 #[derive(Clone, Copy)]
 struct Block {
     base: usize,
@@ -151,16 +157,23 @@ struct Block {
 impl Block {
     /// The masks of the block of `s` at `base <= s.len()`.
     #[inline(never)]
-    fn at(s: &[u8], base: usize) -> Self {
+    fn at(s: &[u8], base: usize, cased: bool) -> Self {
         let rest = &s[base..];
+        let masks = |bytes: &[u8; 64]| {
+            if cased {
+                masks64::<true>(bytes)
+            } else {
+                masks64::<false>(bytes)
+            }
+        };
         let m = match rest.first_chunk::<64>() {
-            Some(bytes) => masks64(bytes),
+            Some(bytes) => masks(bytes),
             None => {
                 // the data's end: the bytes past it in no class (not HIGH either)
                 let mut bytes = [0u8; 64];
                 bytes[..rest.len()].copy_from_slice(rest);
                 let valid = (1u64 << rest.len()) - 1;
-                masks64(&bytes).map(|m| m & valid)
+                masks(&bytes).map(|m| m & valid)
             }
         };
         Self { base, m }
@@ -185,29 +198,30 @@ fn masks64_table(bytes: &[u8; 64]) -> [u64; 8] {
 /// [`masks64_table`] on targets without SSE2.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn masks64(bytes: &[u8; 64]) -> [u64; 8] {
+fn masks64<const CASED: bool>(bytes: &[u8; 64]) -> [u64; 8] {
     masks64_table(bytes)
 }
 
-/// [`masks64_table`] by SSE2 byte comparisons ([`masks64_sse2`]).
+/// [`masks64_table`] by SSE2 byte comparisons ([`masks64_sse2`]; [`UPPER`] and [`LOWER`] zero
+/// unless `CASED`).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 #[allow(unsafe_code)]
-fn masks64(bytes: &[u8; 64]) -> [u64; 8] {
+fn masks64<const CASED: bool>(bytes: &[u8; 64]) -> [u64; 8] {
     // SAFETY: `masks64_sse2` needs SSE2 only, which every x86_64 processor has (the target's
     // baseline features, enabled for the whole build).
-    unsafe { masks64_sse2(bytes) }
+    unsafe { masks64_sse2::<CASED>(bytes) }
 }
 
-/// [`masks64_table`] by SSE2 byte comparisons, 16 bytes at a time: the ASCII classes are
-/// ranges (`[A-Z]` UPPER, `[a-z]` LOWER, both L, `[0-9]` N, `[\t-\r ]` WS, `[\n\r]` NL, the
-/// rest of ASCII PUNCT) and HIGH is the top bit (`test_block_masks` checks them against
-/// [`CLASSES`] on every byte).
+/// [`masks64_table`] by SSE2 byte comparisons, 16 bytes at a time, [`UPPER`] and [`LOWER`]
+/// only if `CASED`: the ASCII classes are ranges (`[A-Za-z]` L, of which `[A-Z]` UPPER and
+/// the rest LOWER, `[0-9]` N, `[\t-\r ]` WS, `[\n\r]` NL, the rest of ASCII PUNCT) and HIGH
+/// is the top bit (`test_block_masks` checks them against [`CLASSES`] on every byte).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
-fn masks64_sse2(bytes: &[u8; 64]) -> [u64; 8] {
+fn masks64_sse2<const CASED: bool>(bytes: &[u8; 64]) -> [u64; 8] {
     use core::arch::x86_64::*;
-    let mut m = [0u64; 8];
+    let [mut l, mut n, mut ws, mut nl, mut upper, mut high] = [0u64; 6];
     for q in 0..4 {
         let word = |h: usize| {
             let at = 16 * q + 8 * h;
@@ -215,29 +229,32 @@ fn masks64_sse2(bytes: &[u8; 64]) -> [u64; 8] {
         };
         let x = _mm_set_epi64x(word(1), word(0));
         // bytes of 128 or more are negative as i8, so no range of positive bounds holds them
-        let range = |lo: u8, hi: u8| {
+        let range = |x: __m128i, lo: u8, hi: u8| {
             _mm_and_si128(
                 _mm_cmpgt_epi8(x, _mm_set1_epi8(lo as i8 - 1)),
                 _mm_cmplt_epi8(x, _mm_set1_epi8(hi as i8 + 1)),
             )
         };
         let eq = |b: u8| _mm_cmpeq_epi8(x, _mm_set1_epi8(b as i8));
-        let bits = |v: __m128i| u64::from(_mm_movemask_epi8(v) as u16) << (16 * q);
-        let upper = bits(range(b'A', b'Z'));
-        let lower = bits(range(b'a', b'z'));
-        let n = bits(range(b'0', b'9'));
-        let ws = bits(_mm_or_si128(range(b'\t', b'\r'), eq(b' ')));
-        let nl = bits(_mm_or_si128(eq(b'\n'), eq(b'\r')));
-        let high = bits(x);
-        m[idx(L)] |= upper | lower;
-        m[idx(N)] |= n;
-        m[idx(WS)] |= ws;
-        m[idx(NL)] |= nl;
-        m[idx(UPPER)] |= upper;
-        m[idx(LOWER)] |= lower;
-        m[idx(PUNCT)] |= !(upper | lower | n | ws | high) & (0xFFFF << (16 * q));
-        m[idx(HIGH)] |= high;
+        let bits = |v: __m128i| u64::from(_mm_movemask_epi8(v) as u32) << (16 * q);
+        l |= bits(range(_mm_or_si128(x, _mm_set1_epi8(0x20)), b'a', b'z'));
+        if CASED {
+            upper |= bits(range(x, b'A', b'Z'));
+        }
+        n |= bits(range(x, b'0', b'9'));
+        ws |= bits(_mm_or_si128(range(x, b'\t', b'\r'), eq(b' ')));
+        nl |= bits(_mm_or_si128(eq(b'\n'), eq(b'\r')));
+        high |= bits(x);
     }
+    let mut m = [0u64; 8];
+    m[idx(L)] = l;
+    m[idx(N)] = n;
+    m[idx(WS)] = ws;
+    m[idx(NL)] = nl;
+    m[idx(UPPER)] = upper;
+    m[idx(LOWER)] = if CASED { l & !upper } else { 0 };
+    m[idx(PUNCT)] = !(l | n | ws | high);
+    m[idx(HIGH)] = high;
     m
 }
 
@@ -247,15 +264,19 @@ struct Text<'a> {
     s: &'a [u8],
     t: &'static [u8; BMP],
     b: Block,
+    /// Whether the blocks' masks have [`UPPER`] and [`LOWER`] (o200k's pattern).
+    cased: bool,
 }
 
 impl<'a> Text<'a> {
-    /// The data `s`, its first block's masks computed.
-    fn new(s: &'a [u8]) -> Self {
+    /// The data `s`, its first block's masks computed (with [`UPPER`] and [`LOWER`] if
+    /// `cased`).
+    fn new(s: &'a [u8], cased: bool) -> Self {
         Self {
             s,
             t: bmp_classes(),
-            b: Block::at(s, 0),
+            b: Block::at(s, 0, cased),
+            cased,
         }
     }
 
@@ -266,7 +287,7 @@ impl<'a> Text<'a> {
     fn skip(&mut self, mut j: usize, bit: usize) -> (usize, bool) {
         loop {
             if j.wrapping_sub(self.b.base) >= 64 {
-                self.b = Block::at(self.s, j & !63);
+                self.b = Block::at(self.s, j.saturating_sub(BACK), self.cased);
             }
             let k = j - self.b.base;
             let ones = (self.b.m[bit] >> k).trailing_ones() as usize;
@@ -326,13 +347,31 @@ impl<'a> Text<'a> {
             if !high {
                 break;
             }
-            let (_, c, n) = self.wide(j);
-            if c & mask == 0 {
-                break;
+            // units of 128 or more one after the other (a word of another script) without
+            // the masks
+            loop {
+                let (_, c, n) = self.wide(j);
+                if c & mask == 0 {
+                    return j - i;
+                }
+                j += n;
+                if j >= self.s.len() || self.s[j] < 128 {
+                    break;
+                }
             }
-            j += n;
         }
         j - i
+    }
+
+    /// [`Text::run`] after one table look-up at `i`, which ends an empty run without the
+    /// masks (o200k's cores try runs that are mostly empty: of `W` and `U` at punctuation and
+    /// white space).
+    #[inline(always)]
+    fn run_or_none(&mut self, i: usize, mask: u8) -> usize {
+        match self.s.get(i) {
+            Some(&b) if CLASSES[b as usize] & (mask | HIGH) != 0 => self.run(i, mask),
+            _ => 0,
+        }
     }
 
     /// The bytes of the run of units from `i` whose code point is in `set` (the mirror's
@@ -413,7 +452,7 @@ impl<'a> Text<'a> {
         let (mut j, mut last, mut nl) = (i, i, i);
         loop {
             if j.wrapping_sub(self.b.base) >= 64 {
-                self.b = Block::at(self.s, j & !63);
+                self.b = Block::at(self.s, j.saturating_sub(BACK), self.cased);
             }
             let k = j - self.b.base;
             let ones = (self.b.m[idx(WS)] >> k).trailing_ones() as usize;
@@ -450,7 +489,7 @@ impl<'a> Text<'a> {
     #[inline(always)]
     fn cased_core(&mut self, i: usize) -> usize {
         if i < self.s.len() && CLASSES[self.s[i] as usize] & (UPPER | HIGH) == 0 {
-            return self.run(i, LOWER); // no U run: W+ or nothing
+            return self.run_or_none(i, LOWER); // no U run: W+ or nothing
         }
         // the U run, and one past its last W unit (lastLowerEnd over the run) on the way: an
         // ASCII U unit is not W (`test_block_masks`), so only the wide ones can move it
@@ -470,7 +509,7 @@ impl<'a> Text<'a> {
                 end = j;
             }
         }
-        let w = self.run(j, LOWER);
+        let w = self.run_or_none(j, LOWER);
         if w != 0 {
             return j - i + w;
         }
@@ -480,11 +519,11 @@ impl<'a> Text<'a> {
     /// o200k's `upperCore` (`U+W*`) at `i`.
     #[inline(always)]
     fn upper_core(&mut self, i: usize) -> usize {
-        let u = self.run(i, UPPER);
+        let u = self.run_or_none(i, UPPER);
         if u == 0 {
             return 0;
         }
-        u + self.run(i + u, LOWER)
+        u + self.run_or_none(i + u, LOWER)
     }
 
     /// o200k's core `U*W+` ([`Text::cased_core`]) if `CASED`, else `U+W*`
@@ -615,13 +654,13 @@ fn o200k_at(t: &mut Text, i: usize) -> usize {
 /// cl100k_base's `nextChunkLen` at `i < s.len()`, in bytes (the mirror's
 /// [`super::cl100k::next_chunk_len`] on the units of `s`).
 pub fn cl100k_chunk(s: &[u8], i: usize) -> usize {
-    cl100k_at(&mut Text::new(s), i)
+    cl100k_at(&mut Text::new(s, false), i)
 }
 
 /// o200k_base's `nextChunkLen` at `i < s.len()`, in bytes (the mirror's
 /// [`super::o200k::next_chunk_len`] on the units of `s`).
 pub fn o200k_chunk(s: &[u8], i: usize) -> usize {
-    o200k_at(&mut Text::new(s), i)
+    o200k_at(&mut Text::new(s, true), i)
 }
 
 /// The chunks of `data` as byte ranges, in order: cl100k_base's if not `O200K`, else
@@ -637,7 +676,7 @@ impl<'a, const O200K: bool> FastChunks<'a, O200K> {
     /// The chunks of `data`.
     pub fn new(data: &'a [u8]) -> Self {
         Self {
-            t: Text::new(data),
+            t: Text::new(data, O200K),
             i: 0,
         }
     }
@@ -696,19 +735,28 @@ mod tests {
     #[test]
     fn test_block_masks() {
         let check = |bytes: &[u8]| {
-            let blocks = [Block::at(bytes, 0).m]
-                .into_iter()
-                .chain(bytes.first_chunk::<64>().map(masks64))
-                .chain(bytes.first_chunk::<64>().map(masks64_table));
-            for m in blocks {
-                for k in 0..64 {
-                    let c = bytes.get(k).map_or(0, |&b| CLASSES[b as usize]);
-                    for (b, mask) in m.iter().enumerate() {
-                        assert_eq!(
-                            (mask >> k) & 1,
-                            u64::from((c >> b) & 1),
-                            "{bytes:?} {k} {b}"
-                        );
+            let full = bytes.first_chunk::<64>();
+            for cased in [false, true] {
+                let blocks = [Block::at(bytes, 0, cased).m]
+                    .into_iter()
+                    .chain(full.map(|b| {
+                        if cased {
+                            masks64::<true>(b)
+                        } else {
+                            masks64::<false>(b)
+                        }
+                    }))
+                    .chain(full.map(masks64_table));
+                for m in blocks {
+                    for k in 0..64 {
+                        let c = bytes.get(k).map_or(0, |&b| CLASSES[b as usize]);
+                        for (b, mask) in m.iter().enumerate() {
+                            if !cased && (1 << b) & (UPPER | LOWER) != 0 {
+                                continue; // unused by cl100k's pattern
+                            }
+                            let want = u64::from((c >> b) & 1);
+                            assert_eq!((mask >> k) & 1, want, "{bytes:?} {k} {b}");
+                        }
                     }
                 }
             }
