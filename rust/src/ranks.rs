@@ -158,7 +158,23 @@ impl Key16 {
     #[inline(always)]
     pub fn new(piece: &[u8]) -> Self {
         let (lo, hi) = pack16(piece);
-        let len = piece.len();
+        Self::of_words(lo, hi, piece.len())
+    }
+
+    /// The key of the first `len` bytes (1 to [`SHORT_KEY`]) of `window`: the same as
+    /// [`Key16::new`] of them (`test_key_in_window`), from two whole-word loads masked to the
+    /// length by [`WINDOW_MASKS`], with no branch on the length (a piece's length is what a
+    /// branch predictor cannot guess in a text's chunk loop).
+    #[inline(always)]
+    pub fn in_window(window: &[u8; SHORT_KEY], len: usize) -> Self {
+        let (lo_mask, hi_mask) = WINDOW_MASKS[len];
+        let (lo, hi) = window.split_at(8);
+        let word = |half: &[u8]| u64::from_le_bytes(half.try_into().expect("8 bytes"));
+        Self::of_words(word(lo) & lo_mask, word(hi) & hi_mask, len)
+    }
+
+    #[inline(always)]
+    fn of_words(lo: u64, hi: u64, len: usize) -> Self {
         Self {
             lo,
             hi,
@@ -166,6 +182,29 @@ impl Key16 {
             hash: hash16(lo, hi, len),
         }
     }
+}
+
+/// The masks of [`Key16::in_window`]: for `len` bytes, the low `len` bytes of the two words.
+const WINDOW_MASKS: [(u64, u64); SHORT_KEY + 1] = window_masks();
+
+/// The low `bytes` bytes of a word set.
+const fn low_bytes(bytes: usize) -> u64 {
+    if bytes >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * bytes)) - 1
+    }
+}
+
+const fn window_masks() -> [(u64, u64); SHORT_KEY + 1] {
+    let mut masks = [(0, 0); SHORT_KEY + 1];
+    let mut len = 0;
+    while len <= SHORT_KEY {
+        let hi = if len > 8 { len - 8 } else { 0 };
+        masks[len] = (low_bytes(len), low_bytes(hi));
+        len += 1;
+    }
+    masks
 }
 
 /// The filter hash of bytes longer than [`SHORT_KEY`]: [`hash16`] of their first and last
@@ -967,6 +1006,35 @@ fn buckets_merge(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`Key16::in_window`] against [`Key16::new`] of the same bytes: every length 1 to
+    /// [`SHORT_KEY`] at every start of random windows (all byte values, zero bytes included:
+    /// the padding must not make two lengths collide), and the padding bytes after the piece
+    /// changed without changing the key.
+    #[test]
+    fn test_key_in_window() {
+        let mut next = crate::xorshift(0x2545_F491_4F6C_DD1Du64);
+        for round in 0..2_000 {
+            let data: Vec<u8> = (0..64)
+                .map(|_| match round % 3 {
+                    0 => next() as u8,
+                    1 => (next() % 3) as u8, // mostly zero bytes and ones
+                    _ => b"ab \n"[(next() % 4) as usize],
+                })
+                .collect();
+            for start in 0..data.len() - SHORT_KEY {
+                let window: &[u8; SHORT_KEY] = data[start..start + SHORT_KEY].try_into().unwrap();
+                for len in 1..=SHORT_KEY {
+                    let (a, b) = (Key16::in_window(window, len), Key16::new(&window[..len]));
+                    assert_eq!((a.lo, a.hi, a.len, a.hash), (b.lo, b.hi, b.len, b.hash));
+                    let mut other = *window;
+                    other[len..].iter_mut().for_each(|x| *x ^= 0x5A);
+                    let c = Key16::in_window(&other, len);
+                    assert_eq!((a.lo, a.hi, a.hash), (c.lo, c.hi, c.hash), "{len}");
+                }
+            }
+        }
+    }
 
     /// [`RankIndex::get`] against the rank table itself, for a table of the 256 bytes and
     /// 4,000 tokens of 2 to 80 bytes over four letters (many longer than [`SHORT_KEY`], so
