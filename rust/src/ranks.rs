@@ -27,6 +27,7 @@
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::ops::Range;
 
 /// A rank table: token bytes to rank (= id).
 pub type RankMap = FxHashMap<Vec<u8>, u32>;
@@ -205,6 +206,14 @@ const fn window_masks() -> [(u64, u64); SHORT_KEY + 1] {
         len += 1;
     }
     masks
+}
+
+/// The [`SHORT_KEY`] bytes of `padded` from `start`.
+#[inline(always)]
+fn window(padded: &[u8], start: usize) -> &[u8; SHORT_KEY] {
+    padded[start..start + SHORT_KEY]
+        .try_into()
+        .expect("SHORT_KEY bytes")
 }
 
 /// The filter hash of bytes longer than [`SHORT_KEY`]: [`hash16`] of their first and last
@@ -391,18 +400,37 @@ impl RankIndex {
         self.get(ranks, bytes).unwrap_or(NONE)
     }
 
-    /// The ranks of `x` and of `y` ([`RankIndex::rank`] of each), the two lookups overlapped:
-    /// both filter words are loaded before either is tested, and then both first slots (the
-    /// slot of a key the filter rejects is replaced by slot 0, so no branch sits between the
-    /// loads), so the two cache misses of a merge's new pairs are waited for once, not one
-    /// after the other.
+    /// [`RankIndex::rank`] of `padded[part]`, where `padded` holds a piece followed by at
+    /// least [`SHORT_KEY`] more bytes: a part of 1 to [`SHORT_KEY`] bytes is keyed by
+    /// [`Key16::in_window`] (no branch on its length).
     #[inline(always)]
-    fn rank2(&self, ranks: &RankMap, x: &[u8], y: &[u8]) -> (u32, u32) {
-        let short = |b: &[u8]| (1..=SHORT_KEY).contains(&b.len());
-        if self.slots.is_empty() || !short(x) || !short(y) {
-            return (self.rank(ranks, x), self.rank(ranks, y));
+    fn rank_padded(&self, ranks: &RankMap, padded: &[u8], part: Range<usize>) -> u32 {
+        if self.slots.is_empty() || !(1..=SHORT_KEY).contains(&part.len()) {
+            return self.rank(ranks, &padded[part]);
         }
-        let (kx, ky) = (Key16::new(x), Key16::new(y));
+        self.get_key(&Key16::in_window(window(padded, part.start), part.len()))
+            .unwrap_or(NONE)
+    }
+
+    /// The ranks of the parts `x` and `y` of `padded` ([`RankIndex::rank_padded`] of each),
+    /// the two lookups overlapped: both filter words are loaded before either is tested, and
+    /// then both first slots (the slot of a key the filter rejects is replaced by slot 0, so
+    /// no branch sits between the loads), so the two cache misses of a merge's new pairs are
+    /// waited for once, not one after the other.
+    #[inline(always)]
+    fn rank2_padded(
+        &self,
+        ranks: &RankMap,
+        padded: &[u8],
+        x: Range<usize>,
+        y: Range<usize>,
+    ) -> (u32, u32) {
+        let short = |part: &Range<usize>| (1..=SHORT_KEY).contains(&part.len());
+        if self.slots.is_empty() || !short(&x) || !short(&y) {
+            return (self.rank(ranks, &padded[x]), self.rank(ranks, &padded[y]));
+        }
+        let kx = Key16::in_window(window(padded, x.start), x.len());
+        let ky = Key16::in_window(window(padded, y.start), y.len());
         let words = self.filter.len() - 1;
         let (wx, bx) = filter_bits(kx.hash, words);
         let (wy, by) = filter_bits(ky.hash, words);
@@ -619,11 +647,11 @@ fn scan_with(
 ) -> Result<(), MissingRank> {
     let n = piece.len();
     if n <= SHORT_KEY {
-        scan_linked::<{ SHORT_KEY + 1 }>(ranks, index, piece, out)
+        scan_linked::<{ SHORT_KEY + 1 }, { 2 * SHORT_KEY + 1 }>(ranks, index, piece, out)
     } else if n <= SCAN_STACK {
-        scan_linked::<{ SCAN_STACK + 8 }>(ranks, index, piece, out)
+        scan_linked::<{ SCAN_STACK + 8 }, { SCAN_STACK + 8 + SHORT_KEY }>(ranks, index, piece, out)
     } else if n < LONG_PIECE {
-        scan_linked::<LONG_PIECE>(ranks, index, piece, out)
+        scan_linked::<LONG_PIECE, { LONG_PIECE + SHORT_KEY }>(ranks, index, piece, out)
     } else {
         let mut parts = vec![(0u32, NONE, NONE); n + 1];
         scan_parts(ranks, index, piece, &mut parts, out)
@@ -700,12 +728,13 @@ fn scan_parts(
 /// token, and for a start that a merge absorbed).  A merge moves nothing: the minimum is found
 /// over `rank` in byte order (absorbed starts are `NONE`), so the leftmost of equal ranks is
 /// the leftmost pair, as in the vector; the two new pairs around the merged part are looked up
-/// together ([`RankIndex::rank2`]).  When every rank is below [`PACKED_RANKS`] (the published
+/// together ([`RankIndex::rank2_padded`], keyed from a copy of the piece padded by
+/// [`SHORT_KEY`] bytes, `P = N + SHORT_KEY`).  When every rank is below [`PACKED_RANKS`] (the published
 /// tables; [`RankIndex`]'s `packs`), `rank[s]` holds `rank << 7 | s` instead (`NONE` stays
 /// `NONE`), so one branch-free minimum, which the compiler vectorizes, gives the lowest rank
 /// and, among equal ranks, the lowest start; otherwise the minimum rank, then its first
 /// position.
-fn scan_linked<const N: usize>(
+fn scan_linked<const N: usize, const P: usize>(
     ranks: &RankMap,
     index: &RankIndex,
     piece: &[u8],
@@ -713,9 +742,12 @@ fn scan_linked<const N: usize>(
 ) -> Result<(), MissingRank> {
     let n = piece.len();
     assert!(
-        n < N && N <= 128 && (N.is_multiple_of(8) || N <= SHORT_KEY + 1),
+        n < N && N <= 128 && (N.is_multiple_of(8) || N <= SHORT_KEY + 1) && P == N + SHORT_KEY,
         "scan_linked: piece of {n} bytes in {N} entries"
     );
+    // the piece with SHORT_KEY bytes after it: every part has a window for its key
+    let mut padded = [0u8; P];
+    padded[..n].copy_from_slice(piece);
     let mut rank = [NONE; N];
     let mut id = [NONE; N];
     let mut end = [0u8; N];
@@ -775,22 +807,22 @@ fn scan_linked<const N: usize>(
         id[at] = best;
         let right = if c < n {
             prev[c] = at as u8;
-            Some(&piece[at..usize::from(end[c])])
+            Some(at..usize::from(end[c]))
         } else {
             None
         };
         let left = (at > 0).then(|| usize::from(prev[at]));
         match (left, right) {
             (Some(p), Some(r)) => {
-                let (lr, rr) = index.rank2(ranks, &piece[p..c], r);
+                let (lr, rr) = index.rank2_padded(ranks, &padded, p..c, r);
                 rank[p] = word(lr, p);
                 rank[at] = word(rr, at);
             }
             (Some(p), None) => {
-                rank[p] = word(index.rank(ranks, &piece[p..c]), p);
+                rank[p] = word(index.rank_padded(ranks, &padded, p..c), p);
                 rank[at] = NONE;
             }
-            (None, Some(r)) => rank[at] = word(index.rank(ranks, r), at),
+            (None, Some(r)) => rank[at] = word(index.rank_padded(ranks, &padded, r), at),
             (None, None) => rank[at] = NONE,
         }
     }
