@@ -400,7 +400,7 @@ impl<'a> PieceMemo<'a> {
                         self.short.copy_ids(slot, out);
                         Ok(())
                     }
-                    Err(k) => self.short.miss(engine, &block[range], k, out),
+                    Err(k) => self.short.miss_at(engine, &block[range], window, k, out),
                 };
             }
         }
@@ -618,10 +618,43 @@ impl ShortMemo {
         &mut self,
         engine: &Engine,
         piece: &[u8],
+        k: usize,
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank> {
+        self.miss_key(engine, piece, &Key16::new(piece), k, out)
+    }
+
+    /// [`ShortMemo::miss`] of a piece that starts `window` (the chunk loop's
+    /// [`PieceMemo::encode_at`]): its key recomputed by [`Key16::in_window`], with no branch on
+    /// the piece's length.
+    #[inline(never)]
+    fn miss_at(
+        &mut self,
+        engine: &Engine,
+        piece: &[u8],
+        window: &[u8; Self::MAX_LEN],
+        k: usize,
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank> {
+        self.miss_key(
+            engine,
+            piece,
+            &Key16::in_window(window, piece.len()),
+            k,
+            out,
+        )
+    }
+
+    /// The body of [`ShortMemo::miss`] and [`ShortMemo::miss_at`], given the piece's key.
+    #[inline(always)]
+    fn miss_key(
+        &mut self,
+        engine: &Engine,
+        piece: &[u8],
+        key: &Key16,
         mut k: usize,
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank> {
-        let key = &Key16::new(piece);
         if self.slots.is_empty() {
             self.slots = vec![Slot::default(); self.start.max(Self::MIN_SLOTS)];
             k = home(key.hash, self.slots.len() - 1);
