@@ -235,7 +235,7 @@ impl Engine {
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank> {
         for range in chunks {
-            memo.encode(self, &block[range], out)?;
+            memo.encode_at(self, block, range, out)?;
         }
         Ok(())
     }
@@ -293,6 +293,19 @@ pub trait PieceSink<'a> {
         piece: &'a [u8],
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank>;
+
+    /// [`PieceSink::encode`] of the piece `block[range]` (not empty): a sink may read the
+    /// block around the piece (the bytes after it) to key the piece faster.
+    #[inline(always)]
+    fn encode_at(
+        &mut self,
+        engine: &Engine,
+        block: &'a [u8],
+        range: std::ops::Range<usize>,
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank> {
+        self.encode(engine, &block[range], out)
+    }
 }
 
 impl<'a> PieceSink<'a> for PieceMemo<'a> {
@@ -304,6 +317,17 @@ impl<'a> PieceSink<'a> for PieceMemo<'a> {
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank> {
         PieceMemo::encode(self, engine, piece, out)
+    }
+
+    #[inline(always)]
+    fn encode_at(
+        &mut self,
+        engine: &Engine,
+        block: &'a [u8],
+        range: std::ops::Range<usize>,
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank> {
+        PieceMemo::encode_at(self, engine, block, range, out)
     }
 }
 
@@ -350,6 +374,37 @@ impl<'a> PieceMemo<'a> {
             };
         }
         self.encode_other(engine, piece, out)
+    }
+
+    /// [`PieceMemo::encode`] of the piece `block[range]`.  A piece of 1 to
+    /// [`ShortMemo::MAX_LEN`] bytes with that many bytes of the block from its start is keyed
+    /// by [`Key16::in_window`] (no branch on its length) and goes straight to the short memo,
+    /// one- and two-byte tokens too (their first occurrence is a miss, merged as any other:
+    /// the whole-piece lookup finds them); any other piece through [`PieceMemo::encode`].
+    #[inline(always)]
+    pub fn encode_at(
+        &mut self,
+        engine: &Engine,
+        block: &'a [u8],
+        range: std::ops::Range<usize>,
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank> {
+        let (start, len) = (range.start, range.len());
+        if let Some(window) = block.get(start..start + ShortMemo::MAX_LEN) {
+            // 1 <= len <= MAX_LEN in one comparison
+            if len.wrapping_sub(1) < ShortMemo::MAX_LEN {
+                let window: &[u8; ShortMemo::MAX_LEN] = window.try_into().expect("16 bytes");
+                let key = Key16::in_window(window, len);
+                return match self.short.probe(&key) {
+                    Ok(slot) => {
+                        self.short.copy_ids(slot, out);
+                        Ok(())
+                    }
+                    Err(k) => self.short.miss_at(engine, &block[range], window, k, out),
+                };
+            }
+        }
+        self.encode(engine, &block[range], out)
     }
 
     /// [`PieceMemo::encode`] of a piece that is not for the short memo: empty (a custom
@@ -563,10 +618,43 @@ impl ShortMemo {
         &mut self,
         engine: &Engine,
         piece: &[u8],
+        k: usize,
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank> {
+        self.miss_key(engine, piece, &Key16::new(piece), k, out)
+    }
+
+    /// [`ShortMemo::miss`] of a piece that starts `window` (the chunk loop's
+    /// [`PieceMemo::encode_at`]): its key recomputed by [`Key16::in_window`], with no branch on
+    /// the piece's length.
+    #[inline(never)]
+    fn miss_at(
+        &mut self,
+        engine: &Engine,
+        piece: &[u8],
+        window: &[u8; Self::MAX_LEN],
+        k: usize,
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank> {
+        self.miss_key(
+            engine,
+            piece,
+            &Key16::in_window(window, piece.len()),
+            k,
+            out,
+        )
+    }
+
+    /// The body of [`ShortMemo::miss`] and [`ShortMemo::miss_at`], given the piece's key.
+    #[inline(always)]
+    fn miss_key(
+        &mut self,
+        engine: &Engine,
+        piece: &[u8],
+        key: &Key16,
         mut k: usize,
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank> {
-        let key = &Key16::new(piece);
         if self.slots.is_empty() {
             self.slots = vec![Slot::default(); self.start.max(Self::MIN_SLOTS)];
             k = home(key.hash, self.slots.len() - 1);

@@ -27,6 +27,7 @@
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::ops::Range;
 
 /// A rank table: token bytes to rank (= id).
 pub type RankMap = FxHashMap<Vec<u8>, u32>;
@@ -158,7 +159,23 @@ impl Key16 {
     #[inline(always)]
     pub fn new(piece: &[u8]) -> Self {
         let (lo, hi) = pack16(piece);
-        let len = piece.len();
+        Self::of_words(lo, hi, piece.len())
+    }
+
+    /// The key of the first `len` bytes (1 to [`SHORT_KEY`]) of `window`: the same as
+    /// [`Key16::new`] of them (`test_key_in_window`), from two whole-word loads masked to the
+    /// length by [`WINDOW_MASKS`], with no branch on the length (a piece's length is what a
+    /// branch predictor cannot guess in a text's chunk loop).
+    #[inline(always)]
+    pub fn in_window(window: &[u8; SHORT_KEY], len: usize) -> Self {
+        let (lo_mask, hi_mask) = WINDOW_MASKS[len];
+        let (lo, hi) = window.split_at(8);
+        let word = |half: &[u8]| u64::from_le_bytes(half.try_into().expect("8 bytes"));
+        Self::of_words(word(lo) & lo_mask, word(hi) & hi_mask, len)
+    }
+
+    #[inline(always)]
+    fn of_words(lo: u64, hi: u64, len: usize) -> Self {
         Self {
             lo,
             hi,
@@ -166,6 +183,37 @@ impl Key16 {
             hash: hash16(lo, hi, len),
         }
     }
+}
+
+/// The masks of [`Key16::in_window`]: for `len` bytes, the low `len` bytes of the two words.
+const WINDOW_MASKS: [(u64, u64); SHORT_KEY + 1] = window_masks();
+
+/// The low `bytes` bytes of a word set.
+const fn low_bytes(bytes: usize) -> u64 {
+    if bytes >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * bytes)) - 1
+    }
+}
+
+const fn window_masks() -> [(u64, u64); SHORT_KEY + 1] {
+    let mut masks = [(0, 0); SHORT_KEY + 1];
+    let mut len = 0;
+    while len <= SHORT_KEY {
+        let hi = if len > 8 { len - 8 } else { 0 };
+        masks[len] = (low_bytes(len), low_bytes(hi));
+        len += 1;
+    }
+    masks
+}
+
+/// The [`SHORT_KEY`] bytes of `padded` from `start`.
+#[inline(always)]
+fn window(padded: &[u8], start: usize) -> &[u8; SHORT_KEY] {
+    padded[start..start + SHORT_KEY]
+        .try_into()
+        .expect("SHORT_KEY bytes")
 }
 
 /// The filter hash of bytes longer than [`SHORT_KEY`]: [`hash16`] of their first and last
@@ -352,18 +400,37 @@ impl RankIndex {
         self.get(ranks, bytes).unwrap_or(NONE)
     }
 
-    /// The ranks of `x` and of `y` ([`RankIndex::rank`] of each), the two lookups overlapped:
-    /// both filter words are loaded before either is tested, and then both first slots (the
-    /// slot of a key the filter rejects is replaced by slot 0, so no branch sits between the
-    /// loads), so the two cache misses of a merge's new pairs are waited for once, not one
-    /// after the other.
+    /// [`RankIndex::rank`] of `padded[part]`, where `padded` holds a piece followed by at
+    /// least [`SHORT_KEY`] more bytes: a part of 1 to [`SHORT_KEY`] bytes is keyed by
+    /// [`Key16::in_window`] (no branch on its length).
     #[inline(always)]
-    fn rank2(&self, ranks: &RankMap, x: &[u8], y: &[u8]) -> (u32, u32) {
-        let short = |b: &[u8]| (1..=SHORT_KEY).contains(&b.len());
-        if self.slots.is_empty() || !short(x) || !short(y) {
-            return (self.rank(ranks, x), self.rank(ranks, y));
+    fn rank_padded(&self, ranks: &RankMap, padded: &[u8], part: Range<usize>) -> u32 {
+        if self.slots.is_empty() || !(1..=SHORT_KEY).contains(&part.len()) {
+            return self.rank(ranks, &padded[part]);
         }
-        let (kx, ky) = (Key16::new(x), Key16::new(y));
+        self.get_key(&Key16::in_window(window(padded, part.start), part.len()))
+            .unwrap_or(NONE)
+    }
+
+    /// The ranks of the parts `x` and `y` of `padded` ([`RankIndex::rank_padded`] of each),
+    /// the two lookups overlapped: both filter words are loaded before either is tested, and
+    /// then both first slots (the slot of a key the filter rejects is replaced by slot 0, so
+    /// no branch sits between the loads), so the two cache misses of a merge's new pairs are
+    /// waited for once, not one after the other.
+    #[inline(always)]
+    fn rank2_padded(
+        &self,
+        ranks: &RankMap,
+        padded: &[u8],
+        x: Range<usize>,
+        y: Range<usize>,
+    ) -> (u32, u32) {
+        let short = |part: &Range<usize>| (1..=SHORT_KEY).contains(&part.len());
+        if self.slots.is_empty() || !short(&x) || !short(&y) {
+            return (self.rank(ranks, &padded[x]), self.rank(ranks, &padded[y]));
+        }
+        let kx = Key16::in_window(window(padded, x.start), x.len());
+        let ky = Key16::in_window(window(padded, y.start), y.len());
         let words = self.filter.len() - 1;
         let (wx, bx) = filter_bits(kx.hash, words);
         let (wy, by) = filter_bits(ky.hash, words);
@@ -580,11 +647,11 @@ fn scan_with(
 ) -> Result<(), MissingRank> {
     let n = piece.len();
     if n <= SHORT_KEY {
-        scan_linked::<{ SHORT_KEY + 1 }>(ranks, index, piece, out)
+        scan_linked::<{ SHORT_KEY + 1 }, { 2 * SHORT_KEY + 1 }>(ranks, index, piece, out)
     } else if n <= SCAN_STACK {
-        scan_linked::<{ SCAN_STACK + 8 }>(ranks, index, piece, out)
+        scan_linked::<{ SCAN_STACK + 8 }, { SCAN_STACK + 8 + SHORT_KEY }>(ranks, index, piece, out)
     } else if n < LONG_PIECE {
-        scan_linked::<LONG_PIECE>(ranks, index, piece, out)
+        scan_linked::<LONG_PIECE, { LONG_PIECE + SHORT_KEY }>(ranks, index, piece, out)
     } else {
         let mut parts = vec![(0u32, NONE, NONE); n + 1];
         scan_parts(ranks, index, piece, &mut parts, out)
@@ -661,12 +728,13 @@ fn scan_parts(
 /// token, and for a start that a merge absorbed).  A merge moves nothing: the minimum is found
 /// over `rank` in byte order (absorbed starts are `NONE`), so the leftmost of equal ranks is
 /// the leftmost pair, as in the vector; the two new pairs around the merged part are looked up
-/// together ([`RankIndex::rank2`]).  When every rank is below [`PACKED_RANKS`] (the published
+/// together ([`RankIndex::rank2_padded`], keyed from a copy of the piece padded by
+/// [`SHORT_KEY`] bytes, `P = N + SHORT_KEY`).  When every rank is below [`PACKED_RANKS`] (the published
 /// tables; [`RankIndex`]'s `packs`), `rank[s]` holds `rank << 7 | s` instead (`NONE` stays
 /// `NONE`), so one branch-free minimum, which the compiler vectorizes, gives the lowest rank
 /// and, among equal ranks, the lowest start; otherwise the minimum rank, then its first
 /// position.
-fn scan_linked<const N: usize>(
+fn scan_linked<const N: usize, const P: usize>(
     ranks: &RankMap,
     index: &RankIndex,
     piece: &[u8],
@@ -674,9 +742,12 @@ fn scan_linked<const N: usize>(
 ) -> Result<(), MissingRank> {
     let n = piece.len();
     assert!(
-        n < N && N <= 128 && (N.is_multiple_of(8) || N <= SHORT_KEY + 1),
+        n < N && N <= 128 && (N.is_multiple_of(8) || N <= SHORT_KEY + 1) && P == N + SHORT_KEY,
         "scan_linked: piece of {n} bytes in {N} entries"
     );
+    // the piece with SHORT_KEY bytes after it: every part has a window for its key
+    let mut padded = [0u8; P];
+    padded[..n].copy_from_slice(piece);
     let mut rank = [NONE; N];
     let mut id = [NONE; N];
     let mut end = [0u8; N];
@@ -736,22 +807,22 @@ fn scan_linked<const N: usize>(
         id[at] = best;
         let right = if c < n {
             prev[c] = at as u8;
-            Some(&piece[at..usize::from(end[c])])
+            Some(at..usize::from(end[c]))
         } else {
             None
         };
         let left = (at > 0).then(|| usize::from(prev[at]));
         match (left, right) {
             (Some(p), Some(r)) => {
-                let (lr, rr) = index.rank2(ranks, &piece[p..c], r);
+                let (lr, rr) = index.rank2_padded(ranks, &padded, p..c, r);
                 rank[p] = word(lr, p);
                 rank[at] = word(rr, at);
             }
             (Some(p), None) => {
-                rank[p] = word(index.rank(ranks, &piece[p..c]), p);
+                rank[p] = word(index.rank_padded(ranks, &padded, p..c), p);
                 rank[at] = NONE;
             }
-            (None, Some(r)) => rank[at] = word(index.rank(ranks, r), at),
+            (None, Some(r)) => rank[at] = word(index.rank_padded(ranks, &padded, r), at),
             (None, None) => rank[at] = NONE,
         }
     }
@@ -967,6 +1038,35 @@ fn buckets_merge(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`Key16::in_window`] against [`Key16::new`] of the same bytes: every length 1 to
+    /// [`SHORT_KEY`] at every start of random windows (all byte values, zero bytes included:
+    /// the padding must not make two lengths collide), and the padding bytes after the piece
+    /// changed without changing the key.
+    #[test]
+    fn test_key_in_window() {
+        let mut next = crate::xorshift(0x2545_F491_4F6C_DD1Du64);
+        for round in 0..2_000 {
+            let data: Vec<u8> = (0..64)
+                .map(|_| match round % 3 {
+                    0 => next() as u8,
+                    1 => (next() % 3) as u8, // mostly zero bytes and ones
+                    _ => b"ab \n"[(next() % 4) as usize],
+                })
+                .collect();
+            for start in 0..data.len() - SHORT_KEY {
+                let window: &[u8; SHORT_KEY] = data[start..start + SHORT_KEY].try_into().unwrap();
+                for len in 1..=SHORT_KEY {
+                    let (a, b) = (Key16::in_window(window, len), Key16::new(&window[..len]));
+                    assert_eq!((a.lo, a.hi, a.len, a.hash), (b.lo, b.hi, b.len, b.hash));
+                    let mut other = *window;
+                    other[len..].iter_mut().for_each(|x| *x ^= 0x5A);
+                    let c = Key16::in_window(&other, len);
+                    assert_eq!((a.lo, a.hi, a.hash), (c.lo, c.hi, c.hash), "{len}");
+                }
+            }
+        }
+    }
 
     /// [`RankIndex::get`] against the rank table itself, for a table of the 256 bytes and
     /// 4,000 tokens of 2 to 80 bytes over four letters (many longer than [`SHORT_KEY`], so

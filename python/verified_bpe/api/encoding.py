@@ -198,6 +198,21 @@ class Encoding:
         return f"<Encoding {self.name!r}>"
 
     # ------------------------------------------------------------------ special-token rules
+    def _resolved(
+        self, allowed_special: AllowedSpecial, disallowed_special: DisallowedSpecial
+    ) -> tuple[AllowedSpecial, DisallowedSpecial]:
+        """tiktoken's first lines of ``encode`` and ``encode_batch``: ``"all"`` resolved; the
+        default disallowed set, every special token, is one cached frozenset."""
+        if allowed_special == "all":
+            allowed_special = self.special_tokens_set
+        if disallowed_special == "all":
+            disallowed_special = (
+                self._special_names  # the default: one set, its hash kept
+                if isinstance(allowed_special, set | frozenset) and not allowed_special
+                else self.special_tokens_set - allowed_special  # type: ignore[operator]
+            )
+        return allowed_special, disallowed_special
+
     def _allowed(
         self,
         text: Any,
@@ -210,14 +225,7 @@ class Encoding:
         token, then what the core checks: the text (lone surrogates: ``UnicodeEncodeError``
         unless ``replace_surrogates``, as in tiktoken's ``encode``), then ``allowed_special``
         (a ``set`` or ``frozenset`` of ``str``, else ``TypeError``)."""
-        if allowed_special == "all":
-            allowed_special = self.special_tokens_set
-        if disallowed_special == "all":
-            disallowed_special = (
-                self._special_names  # the default: one set, its hash kept
-                if isinstance(allowed_special, set | frozenset) and not allowed_special
-                else self.special_tokens_set - allowed_special  # type: ignore[operator]
-            )
+        allowed_special, disallowed_special = self._resolved(allowed_special, disallowed_special)
         if disallowed_special:
             if not isinstance(disallowed_special, frozenset):
                 disallowed_special = frozenset(disallowed_special)
@@ -321,47 +329,17 @@ class Encoding:
         batch in one call."""
         np = _numpy("encode_batch_to_numpy")
         texts = _batch_texts(text, num_threads)
-        if allowed_special == "all":  # tiktoken's lines (encode_batch)
-            allowed_special = self.special_tokens_set
-        if disallowed_special == "all":
-            disallowed_special = self.special_tokens_set - allowed_special  # type: ignore[operator]
-        if not isinstance(disallowed_special, frozenset):
+        allowed_special, disallowed_special = self._resolved(allowed_special, disallowed_special)
+        if not isinstance(disallowed_special, frozenset):  # as encode_batch
             disallowed_special = frozenset(disallowed_special)
-        # each text: its ordinary runs (into `runs`) and, between them, special ids
-        runs: list[str] = []
-        layout: list[list[int]] = []  # per text: run index (>= 0) or -1 - special id
+        allowed: frozenset[str] = frozenset()
         for t in texts:
             allowed = self._allowed(t, allowed_special, disallowed_special)
-            allowed &= self._special_tokens.keys()
             check_unicode_version(self._split_pattern, t)
-            parts: list[int] = []
-            start = 0
-            if allowed:
-                for found in special_alternation(frozenset(allowed)).finditer(t):
-                    parts += [len(runs), -1 - self._special_tokens[found.group()]]
-                    runs.append(t[start : found.start()])
-                    start = found.end()
-            parts.append(len(runs))
-            runs.append(t[start:])
-            layout.append(parts)
-        ids, offsets = self._tokenizer.encode_ordinary_batch_flat(runs, num_threads)
-        run_ids = np.frombuffer(ids, dtype=np.uint32)
-        run_offsets = np.frombuffer(offsets, dtype=np.int64)
-        if len(runs) == len(texts):  # no special token: the runs are the texts
-            return run_ids, run_offsets
-        pieces: list[npt.NDArray[np.uint32]] = []
-        out_offsets = np.zeros(len(texts) + 1, dtype=np.int64)
-        total = 0
-        for k, parts in enumerate(layout):
-            for part in parts:
-                if part >= 0:
-                    piece = run_ids[run_offsets[part] : run_offsets[part + 1]]
-                else:
-                    piece = np.array([-1 - part], dtype=np.uint32)
-                pieces.append(piece)
-                total += len(piece)
-            out_offsets[k + 1] = total
-        return np.concatenate(pieces) if pieces else run_ids[:0].copy(), out_offsets
+        ids, offsets = self._tokenizer.encode_batch_flat(
+            texts, num_threads, allowed_special=allowed, disallowed_special=()
+        )
+        return np.frombuffer(ids, dtype=np.uint32), np.frombuffer(offsets, dtype=np.int64)
 
     def encode_batch(
         self,
@@ -372,11 +350,8 @@ class Encoding:
         disallowed_special: DisallowedSpecial = "all",
     ) -> list[list[int]]:
         """:meth:`encode` on each text, in a pool of ``num_threads`` threads."""
-        if allowed_special == "all":  # tiktoken's lines
-            allowed_special = self.special_tokens_set
-        if disallowed_special == "all":
-            disallowed_special = self.special_tokens_set - allowed_special  # type: ignore[operator]
-        if not isinstance(disallowed_special, frozenset):
+        allowed_special, disallowed_special = self._resolved(allowed_special, disallowed_special)
+        if not isinstance(disallowed_special, frozenset):  # tiktoken's lines
             disallowed_special = frozenset(disallowed_special)
         encoder = functools.partial(
             self.encode, allowed_special=allowed_special, disallowed_special=disallowed_special
@@ -491,11 +466,11 @@ class Encoding:
     def special_tokens_set(self) -> set[str]:
         return set(self._special_tokens)
 
-    @functools.cached_property
+    @property
     def _special_names(self) -> frozenset[str]:
-        """The special tokens' texts (not in tiktoken; :attr:`special_tokens_set` is a
-        ``set`` a caller may change)."""
-        return frozenset(self._special_tokens)
+        """The special tokens' texts, the tokenizer's frozenset (not in tiktoken;
+        :attr:`special_tokens_set` is a ``set`` a caller may change)."""
+        return self._tokenizer._special_names
 
     def is_special_token(self, token: int) -> bool:
         if not isinstance(token, int):

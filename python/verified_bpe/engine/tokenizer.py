@@ -585,18 +585,22 @@ class Tokenizer:
         parts = self._special_parts(text, allowed_special, disallowed_special)
         if len(parts) == 1:  # no allowed special token in the text: one ordinary part
             return self.encode_ordinary_flat(str(parts[0]))
-        texts = [part for part in parts if isinstance(part, str)]
-        ids, offsets = self.encode_ordinary_batch_flat(texts, 1)
-        ends = memoryview(offsets).cast("B").cast("q")
-        view = memoryview(ids).cast("B").cast("I")
-        out, k = array("I"), 0
-        for part in parts:
-            if isinstance(part, int):
-                out.append(part)
-            else:
-                out.extend(view[ends[k] : ends[k + 1]])
-                k += 1
-        return out
+        return _joined_flat([parts], self.encode_ordinary_batch_flat, 1)[0]
+
+    def encode_batch_flat(
+        self,
+        texts: Sequence[str],
+        num_threads: int = 8,
+        *,
+        allowed_special: Literal["all"] | Collection[str] = frozenset(),
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+    ) -> tuple[bytearray | array[int], bytearray | array[int]]:
+        """:meth:`encode` on each text, flat as :meth:`encode_ordinary_batch_flat`: each text
+        cut at its allowed special tokens (:meth:`_special_parts`), the ordinary parts of all
+        the texts in one flat batch on ``num_threads`` threads, the special ids placed
+        between them."""
+        layouts = [self._special_parts(t, allowed_special, disallowed_special) for t in texts]
+        return _joined_flat(layouts, self.encode_ordinary_batch_flat, num_threads)
 
     def _special_parts(
         self,
@@ -727,6 +731,34 @@ FLAT_MIN = 1024
 def _first_chars(tokens: frozenset[str]) -> frozenset[str]:
     """The first character of each of ``tokens`` (``""`` for an empty one)."""
     return frozenset(t[:1] for t in tokens)
+
+
+def _joined_flat(
+    layouts: Sequence[Sequence[str | int]],
+    batch_flat: Callable[
+        [Sequence[str], int], tuple[bytearray | array[int], bytearray | array[int]]
+    ],
+    num_threads: int,
+) -> tuple[bytearray | array[int], bytearray | array[int]]:
+    """The flat ``(ids, offsets)`` of texts given as :meth:`Tokenizer._special_parts` layouts:
+    every ordinary part of every text through one call of ``batch_flat``, each special id
+    (an ``int``) placed between its text's parts."""
+    parts = [part for layout in layouts for part in layout if isinstance(part, str)]
+    ids, offsets = batch_flat(parts, num_threads)
+    if len(parts) == len(layouts):  # no special token anywhere: the parts are the texts
+        return ids, offsets
+    ends = memoryview(offsets).cast("B").cast("q")
+    view = memoryview(ids).cast("B").cast("I")
+    out, out_offsets, k = array("I"), array("q", [0]), 0
+    for layout in layouts:
+        for part in layout:
+            if isinstance(part, int):
+                out.append(part)
+            else:
+                out.extend(view[ends[k] : ends[k + 1]])
+                k += 1
+        out_offsets.append(len(out))
+    return out, out_offsets
 
 
 def first_special(tokens: Collection[str], text: str) -> str | None:
