@@ -201,7 +201,7 @@ const fn window_masks() -> [(u64, u64); SHORT_KEY + 1] {
     let mut masks = [(0, 0); SHORT_KEY + 1];
     let mut len = 0;
     while len <= SHORT_KEY {
-        let hi = if len > 8 { len - 8 } else { 0 };
+        let hi = len.saturating_sub(8);
         masks[len] = (low_bytes(len), low_bytes(hi));
         len += 1;
     }
