@@ -17,7 +17,9 @@
 //! memo holds (`shared_memo_equals_heap` below; `tests/test_flat_batch.py`).
 
 use crate::engine::{Engine, PieceMemo, PieceSink, SpanMemo};
-use crate::ranks::{bpe_ranks_key, bpe_ranks_with, home, Key16, MissingRank, SHORT_KEY};
+use crate::ranks::{
+    bpe_ranks_key, bpe_ranks_with, home, short_window, Key16, MissingRank, SHORT_KEY,
+};
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 /// A slot's tag while one thread writes it.
@@ -389,14 +391,9 @@ impl<'a> PieceSink<'a> for SharedPieces<'_, 'a> {
         range: std::ops::Range<usize>,
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank> {
-        let (start, len) = (range.start, range.len());
-        if let Some(window) = block.get(start..start + SHORT_KEY) {
-            // 1 <= len <= SHORT_KEY in one comparison
-            if len.wrapping_sub(1) < SHORT_KEY {
-                let window: &[u8; SHORT_KEY] = window.try_into().expect("SHORT_KEY bytes");
-                let key = Key16::in_window(window, len);
-                return self.encode_short(engine, &block[range], &key, out);
-            }
+        if let Some(window) = short_window(block, &range) {
+            let key = Key16::in_window(window, range.len());
+            return self.encode_short(engine, &block[range], &key, out);
         }
         self.encode(engine, &block[range], out)
     }
