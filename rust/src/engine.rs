@@ -2,8 +2,8 @@
 //! pre-tokenizer; text is cut into blocks, each block pre-tokenized and every chunk merged.
 
 use crate::ranks::{
-    bpe_ranks_key, bpe_ranks_with, bpe_run, home, long_run, slot16, Key16, MissingRank, RankIndex,
-    RankMap, LONG_RUN,
+    bpe_ranks_key, bpe_ranks_with, bpe_run, home, long_run, short_window, slot16, Key16,
+    MissingRank, RankIndex, RankMap, LONG_RUN,
 };
 use crate::unicode::{ascii, cl100k, llama3, o200k, r50k};
 use rustc_hash::FxHashMap;
@@ -389,20 +389,15 @@ impl<'a> PieceMemo<'a> {
         range: std::ops::Range<usize>,
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank> {
-        let (start, len) = (range.start, range.len());
-        if let Some(window) = block.get(start..start + ShortMemo::MAX_LEN) {
-            // 1 <= len <= MAX_LEN in one comparison
-            if len.wrapping_sub(1) < ShortMemo::MAX_LEN {
-                let window: &[u8; ShortMemo::MAX_LEN] = window.try_into().expect("16 bytes");
-                let key = Key16::in_window(window, len);
-                return match self.short.probe(&key) {
-                    Ok(slot) => {
-                        self.short.copy_ids(slot, out);
-                        Ok(())
-                    }
-                    Err(k) => self.short.miss_at(engine, &block[range], window, k, out),
-                };
-            }
+        if let Some(window) = short_window(block, &range) {
+            let key = Key16::in_window(window, range.len());
+            return match self.short.probe(&key) {
+                Ok(slot) => {
+                    self.short.copy_ids(slot, out);
+                    Ok(())
+                }
+                Err(k) => self.short.miss_at(engine, &block[range], window, k, out),
+            };
         }
         self.encode(engine, &block[range], out)
     }

@@ -201,11 +201,24 @@ const fn window_masks() -> [(u64, u64); SHORT_KEY + 1] {
     let mut masks = [(0, 0); SHORT_KEY + 1];
     let mut len = 0;
     while len <= SHORT_KEY {
-        let hi = if len > 8 { len - 8 } else { 0 };
+        let hi = len.saturating_sub(8);
         masks[len] = (low_bytes(len), low_bytes(hi));
         len += 1;
     }
     masks
+}
+
+/// The [`SHORT_KEY`] bytes of `block` from the start of the piece `block[range]`, if the
+/// piece has 1 to [`SHORT_KEY`] bytes and the block that many bytes from its start: the
+/// window a chunk loop keys the piece from ([`Key16::in_window`]).
+#[inline(always)]
+pub fn short_window<'b>(block: &'b [u8], range: &Range<usize>) -> Option<&'b [u8; SHORT_KEY]> {
+    let window = block.get(range.start..range.start + SHORT_KEY)?;
+    // 1 <= len <= SHORT_KEY in one comparison
+    if range.len().wrapping_sub(1) < SHORT_KEY {
+        return Some(window.try_into().expect("SHORT_KEY bytes"));
+    }
+    None
 }
 
 /// The [`SHORT_KEY`] bytes of `padded` from `start`.

@@ -4,7 +4,7 @@
 //! every common piece once more).
 //!
 //! Safe Rust, std atomics only: two fixed-size open-addressing tables (linear probing), one
-//! for pieces of 1 to [`SHORT_KEY`] bytes (the bytes inline, as [`pack16`] words) and one for
+//! for pieces of 1 to [`SHORT_KEY`] bytes (the bytes inline, as [`crate::ranks::pack16`] words) and one for
 //! pieces of 17 to [`SpanMemo::MAX_PIECE`] bytes (the bytes in an arena of words).  An entry
 //! is written once and never changed or removed: a thread claims an empty slot (a
 //! compare-and-swap of its tag from 0), writes its fields, then publishes the tag with
@@ -17,14 +17,16 @@
 //! memo holds (`shared_memo_equals_heap` below; `tests/test_flat_batch.py`).
 
 use crate::engine::{Engine, PieceMemo, PieceSink, SpanMemo};
-use crate::ranks::{bpe_ranks_with, pack16, slot16, MissingRank, SHORT_KEY};
+use crate::ranks::{
+    bpe_ranks_key, bpe_ranks_with, home, short_window, Key16, MissingRank, SHORT_KEY,
+};
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 /// A slot's tag while one thread writes it.
 const WRITING: u32 = u32::MAX;
 
 /// One slot of a table: `tag` 0 (empty), [`WRITING`], or published: the piece's length plus
-/// 256 times its number of ids.  Short table: `a`, `b` the [`pack16`] words, `val` the id
+/// 256 times its number of ids.  Short table: `a`, `b` the [`crate::ranks::pack16`] words, `val` the id
 /// (one id) or where the ids start in the arena.  Long table: `a` the piece's hash, `b` where
 /// its bytes start in the word arena, `val` as in the short table.
 #[derive(Default)]
@@ -79,6 +81,7 @@ impl Table {
 
     /// From slot `k` on: the first published slot for which `same(tag, slot)` holds
     /// (`Ok`), or the first empty slot (`Err`).  Claimed, unpublished slots are passed over.
+    #[inline(always)]
     fn find(&self, mut k: usize, same: impl Fn(u32, &Slot) -> bool) -> Result<&Slot, usize> {
         let mask = self.mask();
         loop {
@@ -229,18 +232,13 @@ impl SharedMemo {
         Some(start as u32)
     }
 
-    /// The ids of `piece` (1 to [`SHORT_KEY`] bytes) appended to `out` if the memo has it
-    /// (`Ok`), else `Err` with where a search for it stopped.
-    fn short_get(&self, piece: &[u8], out: &mut Vec<u32>) -> Result<(), usize> {
-        let (lo, hi) = pack16(piece);
-        let len = piece.len() as u32;
-        let home = slot16(lo, hi, piece.len(), self.short.mask());
-        let same = |tag: u32, s: &Slot| {
-            tag & 0xFF == len
-                && s.a.load(Ordering::Relaxed) == lo
-                && s.b.load(Ordering::Relaxed) == hi
-        };
-        let slot = self.short.find(home, same)?;
+    /// The ids of the piece of `key` (1 to [`SHORT_KEY`] bytes) appended to `out` if the memo
+    /// has it (`Ok`), else `Err` with where a search for it stopped.
+    #[inline(always)]
+    fn short_get(&self, key: &Key16, out: &mut Vec<u32>) -> Result<(), usize> {
+        let slot = self
+            .short
+            .find(home(key.hash, self.short.mask()), short_same(key))?;
         self.copy_ids(
             slot.tag.load(Ordering::Relaxed),
             slot.val.load(Ordering::Relaxed),
@@ -249,9 +247,9 @@ impl SharedMemo {
         Ok(())
     }
 
-    /// Keep `ids` as the ids of `piece` (1 to [`SHORT_KEY`] bytes), searching from slot `k`;
-    /// `false` if the memo takes no more.
-    fn short_put(&self, piece: &[u8], k: usize, ids: &[u32]) -> bool {
+    /// Keep `ids` as the ids of the piece of `key` (1 to [`SHORT_KEY`] bytes), searching from
+    /// slot `k`; `false` if the memo takes no more.
+    fn short_put(&self, key: &Key16, k: usize, ids: &[u32]) -> bool {
         if !self.short.reserve() {
             return false;
         }
@@ -259,17 +257,10 @@ impl SharedMemo {
             self.short.close();
             return false;
         };
-        let (lo, hi) = pack16(piece);
-        let len = piece.len() as u32;
-        let same = |tag: u32, s: &Slot| {
-            tag & 0xFF == len
-                && s.a.load(Ordering::Relaxed) == lo
-                && s.b.load(Ordering::Relaxed) == hi
-        };
-        let tag = len | (ids.len() as u32) << 8;
-        self.short.insert(k, tag, same, |s| {
-            s.a.store(lo, Ordering::Relaxed);
-            s.b.store(hi, Ordering::Relaxed);
+        let tag = key.len as u32 | (ids.len() as u32) << 8;
+        self.short.insert(k, tag, short_same(key), |s| {
+            s.a.store(key.lo, Ordering::Relaxed);
+            s.b.store(key.hi, Ordering::Relaxed);
             s.val.store(val, Ordering::Relaxed);
         });
         true
@@ -367,16 +358,7 @@ impl<'a> PieceSink<'a> for SharedPieces<'_, 'a> {
         let memo = self.shared;
         let n = piece.len();
         if (1..=SHORT_KEY).contains(&n) {
-            let Err(k) = memo.short_get(piece, out) else {
-                return Ok(());
-            };
-            if memo.short.full() {
-                return self.own.encode(engine, piece, out);
-            }
-            let first = out.len();
-            bpe_ranks_with(&engine.ranks, &engine.index, piece, out)?;
-            memo.short_put(piece, k, &out[first..]);
-            return Ok(());
+            return self.encode_short(engine, piece, &Key16::new(piece), out);
         }
         if n <= SHORT_KEY || n > SpanMemo::MAX_PIECE {
             return self.own.encode(engine, piece, out);
@@ -396,6 +378,59 @@ impl<'a> PieceSink<'a> for SharedPieces<'_, 'a> {
         bpe_ranks_with(&engine.ranks, &engine.index, piece, out)?;
         memo.long_put(piece, h, k, &out[first..]);
         Ok(())
+    }
+
+    /// [`PieceSink::encode`] of `block[range]`: a piece of 1 to [`SHORT_KEY`] bytes with that
+    /// many bytes of the block from its start keyed by [`Key16::in_window`] (no branch on its
+    /// length, as in [`PieceMemo::encode_at`]; one- and two-byte tokens go to the shared
+    /// table too), any other piece as [`PieceSink::encode`].
+    fn encode_at(
+        &mut self,
+        engine: &Engine,
+        block: &'a [u8],
+        range: std::ops::Range<usize>,
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank> {
+        if let Some(window) = short_window(block, &range) {
+            let key = Key16::in_window(window, range.len());
+            return self.encode_short(engine, &block[range], &key, out);
+        }
+        self.encode(engine, &block[range], out)
+    }
+}
+
+impl<'a> SharedPieces<'_, 'a> {
+    /// The ids of `piece` (1 to [`SHORT_KEY`] bytes, of key `key`) appended to `out`: from the
+    /// shared table, else merged ([`bpe_ranks_key`]) and kept there; once the table is full,
+    /// through this thread's own memo.
+    #[inline(always)]
+    fn encode_short(
+        &mut self,
+        engine: &Engine,
+        piece: &'a [u8],
+        key: &Key16,
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank> {
+        let memo = self.shared;
+        let Err(k) = memo.short_get(key, out) else {
+            return Ok(());
+        };
+        if memo.short.full() {
+            return self.own.encode(engine, piece, out);
+        }
+        let first = out.len();
+        bpe_ranks_key(&engine.ranks, &engine.index, piece, key, out)?;
+        memo.short_put(key, k, &out[first..]);
+        Ok(())
+    }
+}
+
+/// Whether a short-table slot (published, `tag`) holds the piece of `key`.
+fn short_same(key: &Key16) -> impl Fn(u32, &Slot) -> bool + '_ {
+    move |tag, s| {
+        tag & 0xFF == key.len as u32
+            && s.a.load(Ordering::Relaxed) == key.lo
+            && s.b.load(Ordering::Relaxed) == key.hi
     }
 }
 
