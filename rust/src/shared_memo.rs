@@ -42,17 +42,32 @@ struct Slot {
 struct Table {
     slots: Vec<Slot>,
     /// Entries reserved (an upper bound of the published ones while threads insert).
-    used: AtomicUsize,
+    used: OwnLine<AtomicUsize>,
     /// Entries published.
-    entries: AtomicUsize,
+    entries: OwnLine<AtomicUsize>,
+}
+
+/// A value on a cache line of its own: the counters that every insert adds to do not share a
+/// line with the table's and arenas' pointers, which every lookup reads (else each insert by
+/// one thread takes that line from the other threads: false sharing).
+#[repr(align(64))]
+#[derive(Default)]
+struct OwnLine<T>(T);
+
+impl<T> std::ops::Deref for OwnLine<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
 }
 
 impl Table {
     fn new(slots: usize) -> Self {
         Table {
             slots: (0..slots).map(|_| Slot::default()).collect(),
-            used: AtomicUsize::new(0),
-            entries: AtomicUsize::new(0),
+            used: OwnLine(AtomicUsize::new(0)),
+            entries: OwnLine(AtomicUsize::new(0)),
         }
     }
 
@@ -133,14 +148,14 @@ impl Table {
 /// A bump arena of fixed size: `take(n)` hands out `n` fresh cells once, or `None` when full.
 struct Arena<T> {
     cells: Vec<T>,
-    next: AtomicUsize,
+    next: OwnLine<AtomicUsize>,
 }
 
 impl<T: Default> Arena<T> {
     fn new(len: usize) -> Self {
         Arena {
             cells: (0..len).map(|_| T::default()).collect(),
-            next: AtomicUsize::new(0),
+            next: OwnLine(AtomicUsize::new(0)),
         }
     }
 
