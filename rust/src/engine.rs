@@ -3,7 +3,7 @@
 
 use crate::ranks::{
     bpe_ranks_key, bpe_ranks_with, bpe_run, home, long_run, short_window, slot16, Key16,
-    MissingRank, RankIndex, RankMap, LONG_RUN,
+    MissingRank, RankIndex, RankMap, LONG_RUN, SHORT_KEY,
 };
 use crate::unicode::{ascii, cl100k, llama3, o200k, r50k};
 use rustc_hash::FxHashMap;
@@ -294,8 +294,21 @@ pub trait PieceSink<'a> {
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank>;
 
-    /// [`PieceSink::encode`] of the piece `block[range]` (not empty): a sink may read the
-    /// block around the piece (the bytes after it) to key the piece faster.
+    /// [`PieceSink::encode`] of a piece of 1 to [`SHORT_KEY`] bytes whose key `key` was read
+    /// from `window` (the piece's bytes and those after it in its block).
+    fn encode_short(
+        &mut self,
+        engine: &Engine,
+        piece: &'a [u8],
+        window: &[u8; SHORT_KEY],
+        key: &Key16,
+        out: &mut Vec<u32>,
+    ) -> Result<(), MissingRank>;
+
+    /// [`PieceSink::encode`] of the piece `block[range]` (not empty): a piece of 1 to
+    /// [`SHORT_KEY`] bytes with that many bytes of the block from its start is keyed by
+    /// [`Key16::in_window`] (no branch on its length) and goes to
+    /// [`PieceSink::encode_short`]; any other piece to [`PieceSink::encode`].
     #[inline(always)]
     fn encode_at(
         &mut self,
@@ -304,6 +317,10 @@ pub trait PieceSink<'a> {
         range: std::ops::Range<usize>,
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank> {
+        if let Some(window) = short_window(block, &range) {
+            let key = Key16::in_window(window, range.len());
+            return self.encode_short(engine, &block[range], window, &key, out);
+        }
         self.encode(engine, &block[range], out)
     }
 }
@@ -319,15 +336,25 @@ impl<'a> PieceSink<'a> for PieceMemo<'a> {
         PieceMemo::encode(self, engine, piece, out)
     }
 
+    /// The short memo's hit, inlined into the chunk loop; one- and two-byte tokens go there
+    /// too (their first occurrence is a miss, merged as any other: the whole-piece lookup
+    /// finds them).
     #[inline(always)]
-    fn encode_at(
+    fn encode_short(
         &mut self,
         engine: &Engine,
-        block: &'a [u8],
-        range: std::ops::Range<usize>,
+        piece: &'a [u8],
+        window: &[u8; SHORT_KEY],
+        key: &Key16,
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank> {
-        PieceMemo::encode_at(self, engine, block, range, out)
+        match self.short.probe(key) {
+            Ok(slot) => {
+                self.short.copy_ids(slot, out);
+                Ok(())
+            }
+            Err(k) => self.short.miss_at(engine, piece, window, k, out),
+        }
     }
 }
 
@@ -374,32 +401,6 @@ impl<'a> PieceMemo<'a> {
             };
         }
         self.encode_other(engine, piece, out)
-    }
-
-    /// [`PieceMemo::encode`] of the piece `block[range]`.  A piece of 1 to
-    /// [`ShortMemo::MAX_LEN`] bytes with that many bytes of the block from its start is keyed
-    /// by [`Key16::in_window`] (no branch on its length) and goes straight to the short memo,
-    /// one- and two-byte tokens too (their first occurrence is a miss, merged as any other:
-    /// the whole-piece lookup finds them); any other piece through [`PieceMemo::encode`].
-    #[inline(always)]
-    pub fn encode_at(
-        &mut self,
-        engine: &Engine,
-        block: &'a [u8],
-        range: std::ops::Range<usize>,
-        out: &mut Vec<u32>,
-    ) -> Result<(), MissingRank> {
-        if let Some(window) = short_window(block, &range) {
-            let key = Key16::in_window(window, range.len());
-            return match self.short.probe(&key) {
-                Ok(slot) => {
-                    self.short.copy_ids(slot, out);
-                    Ok(())
-                }
-                Err(k) => self.short.miss_at(engine, &block[range], window, k, out),
-            };
-        }
-        self.encode(engine, &block[range], out)
     }
 
     /// [`PieceMemo::encode`] of a piece that is not for the short memo: empty (a custom
@@ -620,7 +621,7 @@ impl ShortMemo {
     }
 
     /// [`ShortMemo::miss`] of a piece that starts `window` (the chunk loop's
-    /// [`PieceMemo::encode_at`]): its key recomputed by [`Key16::in_window`], with no branch on
+    /// [`PieceSink::encode_at`]): its key recomputed by [`Key16::in_window`], with no branch on
     /// the piece's length.
     #[inline(never)]
     fn miss_at(

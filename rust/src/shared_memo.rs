@@ -17,9 +17,7 @@
 //! memo holds (`shared_memo_equals_heap` below; `tests/test_flat_batch.py`).
 
 use crate::engine::{Engine, PieceMemo, PieceSink, SpanMemo};
-use crate::ranks::{
-    bpe_ranks_key, bpe_ranks_with, home, short_window, Key16, MissingRank, SHORT_KEY,
-};
+use crate::ranks::{bpe_ranks_key, bpe_ranks_with, home, Key16, MissingRank, SHORT_KEY};
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 /// A slot's tag while one thread writes it.
@@ -373,7 +371,7 @@ impl<'a> PieceSink<'a> for SharedPieces<'_, 'a> {
         let memo = self.shared;
         let n = piece.len();
         if (1..=SHORT_KEY).contains(&n) {
-            return self.encode_short(engine, piece, &Key16::new(piece), out);
+            return self.encode_keyed(engine, piece, &Key16::new(piece), out);
         }
         if n <= SHORT_KEY || n > SpanMemo::MAX_PIECE {
             return self.own.encode(engine, piece, out);
@@ -395,22 +393,17 @@ impl<'a> PieceSink<'a> for SharedPieces<'_, 'a> {
         Ok(())
     }
 
-    /// [`PieceSink::encode`] of `block[range]`: a piece of 1 to [`SHORT_KEY`] bytes with that
-    /// many bytes of the block from its start keyed by [`Key16::in_window`] (no branch on its
-    /// length, as in [`PieceMemo::encode_at`]; one- and two-byte tokens go to the shared
-    /// table too), any other piece as [`PieceSink::encode`].
-    fn encode_at(
+    /// The shared table's lookup ([`SharedPieces::encode_keyed`]); one- and two-byte tokens
+    /// go to the shared table too.
+    fn encode_short(
         &mut self,
         engine: &Engine,
-        block: &'a [u8],
-        range: std::ops::Range<usize>,
+        piece: &'a [u8],
+        _window: &[u8; SHORT_KEY],
+        key: &Key16,
         out: &mut Vec<u32>,
     ) -> Result<(), MissingRank> {
-        if let Some(window) = short_window(block, &range) {
-            let key = Key16::in_window(window, range.len());
-            return self.encode_short(engine, &block[range], &key, out);
-        }
-        self.encode(engine, &block[range], out)
+        self.encode_keyed(engine, piece, key, out)
     }
 }
 
@@ -419,7 +412,7 @@ impl<'a> SharedPieces<'_, 'a> {
     /// shared table, else merged ([`bpe_ranks_key`]) and kept there; once the table is full,
     /// through this thread's own memo.
     #[inline(always)]
-    fn encode_short(
+    fn encode_keyed(
         &mut self,
         engine: &Engine,
         piece: &'a [u8],
