@@ -651,6 +651,148 @@ fn o200k_at(t: &mut Text, i: usize) -> usize {
     n0
 }
 
+/// The masks of the bytes of `bytes` equal to `a` and to `b` (bit `k` for byte `k`).
+#[inline(always)]
+#[allow(unsafe_code)]
+fn eq_masks(bytes: &[u8; 64], a: u8, b: u8) -> [u64; 2] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: `eq_masks_sse2` needs SSE2 only, which every x86_64 processor has (the
+        // target's baseline features, enabled for the whole build).
+        unsafe { eq_masks_sse2(bytes, a, b) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut m = [0u64; 2];
+        for (k, &x) in bytes.iter().enumerate() {
+            m[0] |= u64::from(x == a) << k;
+            m[1] |= u64::from(x == b) << k;
+        }
+        m
+    }
+}
+
+/// [`eq_masks`] by SSE2 byte comparisons, 16 bytes at a time.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn eq_masks_sse2(bytes: &[u8; 64], a: u8, b: u8) -> [u64; 2] {
+    use core::arch::x86_64::*;
+    let (mut ma, mut mb) = (0u64, 0u64);
+    for q in 0..4 {
+        let word = |h: usize| {
+            let at = 16 * q + 8 * h;
+            i64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
+        };
+        let x = _mm_set_epi64x(word(1), word(0));
+        let bits = |v: __m128i| u64::from(_mm_movemask_epi8(v) as u32) << (16 * q);
+        ma |= bits(_mm_cmpeq_epi8(x, _mm_set1_epi8(a as i8)));
+        mb |= bits(_mm_cmpeq_epi8(x, _mm_set1_epi8(b as i8)));
+    }
+    [ma, mb]
+}
+
+/// cl100k_base's chunk starts in the 64 bytes of `t.s` from `i`, all at once, given that `i`
+/// is a chunk start (the chunks from a start depend only on the text from there): bit `k`
+/// (`0 < k < 64`) is set when `i + k` starts a chunk of [`cl100k_at`]'s splitting from `i`,
+/// for every `k` below a limit up to which the starts do not depend on the bytes past the 64
+/// (no bit at or past it); 0 if the 64 bytes are not all ASCII or not all in the data.
+///
+/// On ASCII bytes, with `L` letters, `N` digits, `R` `[\r\n]`, `W` the other white space,
+/// `P` the rest (the apostrophe too), a position starts a chunk exactly when (the pattern's
+/// branches taken in order, `test_bulk_starts` against the mirror from every position):
+/// - a digit starts its run or is 3, 6, ... digits into it (`\p{N}{1,3}`), or a non-digit
+///   follows a digit;
+/// - a letter starts its run and the byte before is neither `W` nor a "solo" `P` (a `P`
+///   whose run starts there unjoined: not after a space, which `' ?P+'` takes); a non-letter
+///   follows a letter; a contraction `'s`, `'ll`, ... at a solo apostrophe before letters
+///   ends there (`'(?i:[sdmt]|ll|ve|re)` comes first);
+/// - a `P` starts its run unjoined (a run swallows the `R` bytes after it: `[\r\n]*`);
+/// - a white-space run (of `W` and `R`, ended in the 64 bytes, so not by the data's end:
+///   `\s++$`) starts a chunk at its first byte unless that is an `R` after a `P`; a `W`
+///   starts one after the `R` bytes a `P` run swallowed, after the run's last `R` (the end
+///   of `\s*[\r\n]`), and as the run's last byte (`\s+(?!\S)` leaves it to the next
+///   branch's lead, or `\s`).
+///
+/// The limit is the start of a white-space run that reaches the 64th byte (whose last `R`
+/// and last byte are past them), else 64: a contraction's look-ahead only moves starts past
+/// it, and the other rules look back or one byte ahead.
+#[inline(never)]
+fn cl100k_bulk(t: &Text, i: usize) -> u64 {
+    let Some(bytes) = t.s.get(i..).and_then(|r| r.first_chunk::<64>()) else {
+        return 0;
+    };
+    let m = masks64::<false>(bytes);
+    if m[idx(HIGH)] != 0 {
+        return 0;
+    }
+    let [sp, apos] = eq_masks(bytes, b' ', b'\'');
+    let (l, n, ws, r) = (m[idx(L)], m[idx(N)], m[idx(WS)], m[idx(NL)]);
+    let w = ws & !r;
+    let p = m[idx(PUNCT)];
+    // the masks of the byte before (bit k: byte k - 1), an R before the 64 bytes: position 0
+    // is a start, and no rule below gives it a run that goes on from before it
+    let (l1, n1, w1, p1, sp1) = (l << 1, n << 1, w << 1, p << 1, sp << 1);
+    let (ws1, r1) = (ws << 1 | 1, r << 1 | 1);
+    // a P whose run starts here unjoined
+    let solo = p & !p1 & !sp1;
+    // digits: the runs' starts, then every third digit of a run, and the byte after a run
+    let mut digits = n & !n1;
+    let three = n & n1 & (n << 2);
+    let mut d = digits;
+    loop {
+        d = (d << 3) & three;
+        if d == 0 {
+            break;
+        }
+        digits |= d;
+    }
+    let mut starts = 1 | digits | (!n & n1);
+    // letters: a run's start not led by a W or a solo P; the byte after a run
+    starts |= l & !l1 & !w1 & !(solo << 1);
+    starts |= !l & l1;
+    // contractions at solo apostrophes before letters: their ends
+    let mut c = apos & solo & (l >> 1);
+    while c != 0 {
+        let j = c.trailing_zeros() as usize;
+        c &= c - 1;
+        let len = j + t.contraction(i + j);
+        if len > j && len < 64 {
+            starts |= 1 << len;
+        }
+    }
+    // punctuation runs, unjoined
+    starts |= solo;
+    // white space: a run's first byte (not an R after a P)
+    starts |= w & !ws1;
+    starts |= r & !ws1 & !p1;
+    // the W after R bytes that a P run swallowed (the carry of seed + run lands past the run)
+    let swallowed = r & p1;
+    starts |= w & r.wrapping_add(swallowed) & !r;
+    // the W after the run's last R: W bytes whose W run ends at an R, filled down from its
+    // last byte (a prefix scan over the W runs)
+    let mut before_r = w & (r >> 1);
+    let mut g = w;
+    for shift in [1, 2, 4, 8, 16, 32] {
+        before_r |= (before_r >> shift) & g;
+        g &= g >> shift;
+    }
+    starts |= w & r1 & !before_r;
+    // the last byte of a run, a W
+    starts |= w & !(ws >> 1);
+    // the limit: the start of a white-space run reaching byte 63
+    let lim = if ws >> 63 != 0 {
+        64 - (!ws).leading_zeros()
+    } else {
+        64
+    };
+    let below = if lim == 64 {
+        u64::MAX
+    } else {
+        (1u64 << lim) - 1
+    };
+    starts & below & !1
+}
+
 /// cl100k_base's `nextChunkLen` at `i < s.len()`, in bytes (the mirror's
 /// [`super::cl100k::next_chunk_len`] on the units of `s`).
 pub fn cl100k_chunk(s: &[u8], i: usize) -> usize {
@@ -667,9 +809,18 @@ pub fn o200k_chunk(s: &[u8], i: usize) -> usize {
 /// o200k_base's (the mirror's `splitUnits` on bytes, as an iterator, so that a caller's loop
 /// holds the chunk function and its own body together; [`pre_tokenize_cl100k_fast`] and
 /// [`pre_tokenize_o200k_fast`] run it).
+///
+/// cl100k_base's splitting takes the chunk starts of 64 ASCII bytes at once where it can
+/// ([`cl100k_bulk`]) and gives the chunks between them one by one; elsewhere (and for
+/// o200k_base) each chunk through the chunk function.
 pub struct FastChunks<'a, const O200K: bool> {
     t: Text<'a>,
     i: usize,
+    /// Chunk starts known ahead of `i`: bit `k` is position `q_base + k`.
+    q: u64,
+    q_base: usize,
+    /// No 64 ASCII bytes from a position below this (a byte of 128 or more is among them).
+    no_bulk: usize,
 }
 
 impl<'a, const O200K: bool> FastChunks<'a, O200K> {
@@ -678,6 +829,25 @@ impl<'a, const O200K: bool> FastChunks<'a, O200K> {
         Self {
             t: Text::new(data, O200K),
             i: 0,
+            q: 0,
+            q_base: 0,
+            no_bulk: 0,
+        }
+    }
+}
+
+impl<const O200K: bool> FastChunks<'_, O200K> {
+    /// After [`cl100k_bulk`] found no starts at `i`: the first position worth trying again,
+    /// past the last byte of 128 or more of the 64 from `i` (or `i + 1`).
+    #[inline(never)]
+    fn bulk_after(&self, i: usize) -> usize {
+        let s = self.t.s;
+        match s.get(i..).and_then(|r| r.first_chunk::<64>()) {
+            Some(bytes) => match bytes.iter().rposition(|&b| b >= 128) {
+                Some(k) => i + k + 1,
+                None => i + 1,
+            },
+            None => usize::MAX,
         }
     }
 }
@@ -688,8 +858,25 @@ impl<const O200K: bool> Iterator for FastChunks<'_, O200K> {
     #[inline(always)]
     fn next(&mut self) -> Option<Range<usize>> {
         let i = self.i;
+        if !O200K && self.q != 0 {
+            let end = self.q_base + self.q.trailing_zeros() as usize;
+            self.q &= self.q - 1;
+            self.i = end;
+            return Some(i..end);
+        }
         if i >= self.t.s.len() {
             return None;
+        }
+        if !O200K && i >= self.no_bulk {
+            let starts = cl100k_bulk(&self.t, i);
+            if starts != 0 {
+                let end = i + starts.trailing_zeros() as usize;
+                self.q = starts & (starts - 1);
+                self.q_base = i;
+                self.i = end;
+                return Some(i..end);
+            }
+            self.no_bulk = self.bulk_after(i);
         }
         let n = if O200K {
             o200k_at(&mut self.t, i)
@@ -871,6 +1058,111 @@ mod tests {
                     next(pieces.len())
                 };
                 data.extend_from_slice(pieces[k]);
+            }
+            for [mirror, fast] in SPLITS {
+                assert_eq!(chunks(mirror, &data), chunks(fast, &data), "{data:?}");
+            }
+        }
+    }
+
+    /// ASCII pieces for [`cl100k_bulk`]: every class of its rules, the contraction letters of
+    /// both cases, apostrophes, every white-space byte, runs of each (the weights: repeats).
+    const ASCII_PIECES: [&[u8]; 40] = [
+        b"a", b"Q", b"s", b"D", b"m", b"T", b"l", b"L", b"v", b"E", b"r", b"e", b"x", b"hello",
+        b"Word", b"0", b"7", b"12", b"2026", b"'", b"'", b"'s", b"'LL", b"'ve", b" ", b" ", b"  ",
+        b"\t", b"\n", b"\r", b"\r\n", b"\x0b", b"\x0c", b".", b"(", b"->", b"/", b"\"", b"_",
+        b"    ",
+    ];
+
+    fn random_ascii(next: &mut impl FnMut() -> u64, len: usize) -> Vec<u8> {
+        let mut data = Vec::new();
+        // some strings without one of the classes, so that runs are long
+        let skip = next() % 8;
+        while data.len() < len {
+            let k = (next() % ASCII_PIECES.len() as u64) as usize;
+            let piece = ASCII_PIECES[k];
+            let class = CLASSES[piece[0] as usize];
+            let dropped = match skip {
+                0 => class & L != 0,
+                1 => class & WS != 0,
+                2 => class & PUNCT != 0,
+                3 => class & N != 0,
+                _ => false,
+            };
+            if !dropped {
+                data.extend_from_slice(piece);
+            }
+        }
+        data.truncate(len);
+        data
+    }
+
+    /// [`cl100k_bulk`] from every position of random ASCII strings: each start it gives is a
+    /// start of the mirror's chunks of the text from that position, and so is every position
+    /// it leaves out below its last start.
+    #[test]
+    fn test_bulk_starts() {
+        let mut next = crate::xorshift(0x1234_5678_9ABC_DEF1);
+        let rounds = if cfg!(debug_assertions) { 200 } else { 3000 };
+        let mut found = 0u64;
+        for _ in 0..rounds {
+            let data = random_ascii(&mut next, 200);
+            let t = Text::new(&data, false);
+            for i in 0..data.len() {
+                let got = cl100k_bulk(&t, i);
+                if i + 64 > data.len() {
+                    assert_eq!(got, 0);
+                    continue;
+                }
+                let mut want = 0u64;
+                cl100k::pre_tokenize_cl100k(&data[i..], |r| {
+                    if r.start < 64 {
+                        want |= 1 << r.start;
+                    }
+                });
+                let known = if got == 0 {
+                    0
+                } else {
+                    u64::MAX >> got.leading_zeros()
+                };
+                found += u64::from(got.count_ones());
+                assert_eq!(
+                    got,
+                    want & known & !1,
+                    "{:?}",
+                    String::from_utf8_lossy(&data[i..i + 64])
+                );
+            }
+        }
+        assert!(found > 0);
+    }
+
+    /// Long ASCII strings (so that [`FastChunks`] takes its starts from [`cl100k_bulk`]), and
+    /// windows of them with non-ASCII units planted (the switch between the bulk and the
+    /// chunk function): the fast path's chunks are the mirror's.
+    #[test]
+    fn test_long_ascii_strings() {
+        let mut next = crate::xorshift(0x0DDB_1A5E_5BAD_5EED);
+        let rounds = if cfg!(debug_assertions) { 30 } else { 300 };
+        let wide: [&str; 6] = ["é", "世", "\u{a0}", "\u{1F600}", "\u{2028}", "٣"];
+        for round in 0..rounds {
+            let mut data = random_ascii(&mut next, 4096);
+            for [mirror, fast] in SPLITS {
+                assert_eq!(chunks(mirror, &data), chunks(fast, &data), "{data:?}");
+            }
+            // non-ASCII units planted at random places, more in the later rounds
+            for _ in 0..(round % 16) {
+                let at = (next() % data.len() as u64) as usize;
+                let unit = wide[(next() % wide.len() as u64) as usize].as_bytes();
+                data.splice(at..at, unit.iter().copied());
+            }
+            for _ in 0..8 {
+                let a = (next() % data.len() as u64) as usize;
+                let b = (a + (next() % 300) as usize).min(data.len());
+                let window = &data[a..b];
+                for [mirror, fast] in SPLITS {
+                    assert_eq!(chunks(mirror, window), chunks(fast, window), "{window:?}");
+                }
             }
             for [mirror, fast] in SPLITS {
                 assert_eq!(chunks(mirror, &data), chunks(fast, &data), "{data:?}");
