@@ -315,23 +315,51 @@ impl<'a> Text<'a> {
     /// [`Text::unit`] for a first byte of 128 or more.
     #[inline(never)]
     fn wide(&self, k: usize) -> (u32, u8, usize) {
-        let b = |j: usize| u32::from(self.s[k + j]);
-        let n = utf8_len(self.s[k]);
-        // unitCodePoint of a whole unit, written out; a unit cut short by the end of the data
-        // through the function itself
-        let (cp, n) = match n {
-            2 if k + 2 <= self.s.len() => ((b(0) % 32) * 64 + b(1) % 64, 2),
-            3 if k + 3 <= self.s.len() => ((b(0) % 16) * 4096 + (b(1) % 64) * 64 + b(2) % 64, 3),
+        self.decode(k)
+    }
+
+    /// From `j`, a unit of 128 or more, past the units of 128 or more one after the other whose
+    /// class has the bit `mask` (a word of another script, [`Text::run`]'s inner loop in one
+    /// call instead of a call of [`Text::wide`] per unit): the first position not passed, and
+    /// whether a unit without the bit stopped it (else an ASCII byte or the data's end).
+    #[inline(never)]
+    fn high_run(&self, mut j: usize, mask: u8) -> (usize, bool) {
+        loop {
+            let (_, c, n) = self.decode(j);
+            if c & mask == 0 {
+                return (j, true);
+            }
+            j += n;
+            if j >= self.s.len() || self.s[j] < 128 {
+                return (j, false);
+            }
+        }
+    }
+
+    /// [`Text::wide`], inlined where it is called in a loop.
+    #[inline(always)]
+    fn decode(&self, k: usize) -> (u32, u8, usize) {
+        let rest = &self.s[k..];
+        // unitCodePoint of a whole unit of 2 or 3 bytes, written out (a code point below
+        // 65,536, so its class is in the table); a unit cut short by the end of the data, and
+        // the others, through the function itself
+        let (cp, n) = match *rest {
+            [b0, b1, ..] if b0 & 0xE0 == 0xC0 => (u32::from(b0 % 32) * 64 + u32::from(b1 % 64), 2),
+            [b0, b1, b2, ..] if b0 & 0xF0 == 0xE0 => (
+                u32::from(b0 % 16) * 4096 + u32::from(b1 % 64) * 64 + u32::from(b2 % 64),
+                3,
+            ),
             _ => {
-                let n = n.min(self.s.len() - k);
-                (unit_code_point(&self.s[k..k + n]), n)
+                let n = utf8_len(rest[0]).min(rest.len());
+                let cp = unit_code_point(&rest[..n]);
+                let c = match self.t.get(cp as usize) {
+                    Some(&c) => c,
+                    None => class_bits(cp),
+                };
+                return (cp, c, n);
             }
         };
-        let c = match self.t.get(cp as usize) {
-            Some(&c) => c,
-            None => class_bits(cp),
-        };
-        (cp, c, n)
+        (cp, self.t[cp as usize % BMP], n)
     }
 
     /// The bytes of the run of units from `i` whose class has the bit `mask` (one of [`L`],
@@ -349,15 +377,10 @@ impl<'a> Text<'a> {
             }
             // units of 128 or more one after the other (a word of another script) without
             // the masks
-            loop {
-                let (_, c, n) = self.wide(j);
-                if c & mask == 0 {
-                    return j - i;
-                }
-                j += n;
-                if j >= self.s.len() || self.s[j] < 128 {
-                    break;
-                }
+            let (end, stopped) = self.high_run(j, mask);
+            j = end;
+            if stopped {
+                return j - i;
             }
         }
         j - i
