@@ -842,8 +842,11 @@ pub struct FastChunks<'a, const O200K: bool> {
     /// Chunk starts known ahead of `i`: bit `k` is position `q_base + k`.
     q: u64,
     q_base: usize,
-    /// No 64 ASCII bytes from a position below this (a byte of 128 or more is among them).
+    /// No bulk attempt from a position below this (past a byte of 128 or more, farther after
+    /// failed attempts in a row).
     no_bulk: usize,
+    /// Failed bulk attempts in a row (at most 3).
+    fails: usize,
 }
 
 impl<'a, const O200K: bool> FastChunks<'a, O200K> {
@@ -855,6 +858,7 @@ impl<'a, const O200K: bool> FastChunks<'a, O200K> {
             q: 0,
             q_base: 0,
             no_bulk: 0,
+            fails: 0,
         }
     }
 }
@@ -870,7 +874,7 @@ impl<const O200K: bool> FastChunks<'_, O200K> {
                 Some(k) => i + k + 1,
                 None => i + 1,
             },
-            None => usize::MAX,
+            None => usize::MAX / 2,
         }
     }
 }
@@ -897,9 +901,12 @@ impl<const O200K: bool> Iterator for FastChunks<'_, O200K> {
                 self.q = starts & (starts - 1);
                 self.q_base = i;
                 self.i = end;
+                self.fails = 0;
                 return Some(i..end);
             }
-            self.no_bulk = self.bulk_after(i);
+            // text of another script: fewer attempts, up to one per 256 bytes
+            self.no_bulk = self.bulk_after(i) + 64 * self.fails;
+            self.fails = (self.fails + 1).min(3);
         }
         let n = if O200K {
             o200k_at(&mut self.t, i)
