@@ -625,13 +625,24 @@ fn rank_of(ranks: &RankMap, bytes: &[u8]) -> u32 {
     ranks.get(bytes).copied().unwrap_or(NONE)
 }
 
+/// The id of the part `piece[s..e]` appended to `out`: a single byte from the
+/// [`RankIndex`]'s byte table (one load; the parts a merge never touched), any other part (and
+/// every part under [`NO_INDEX`]) looked up in `ranks`.
 fn push_part(
     ranks: &RankMap,
+    index: &RankIndex,
     piece: &[u8],
     s: usize,
     e: usize,
     out: &mut Vec<u32>,
 ) -> Result<(), MissingRank> {
+    if e == s + 1 {
+        let rank = index.bytes[usize::from(piece[s])];
+        if rank != NONE {
+            out.push(rank);
+            return Ok(());
+        }
+    }
     match ranks.get(&piece[s..e]) {
         Some(&token) => {
             out.push(token);
@@ -727,7 +738,7 @@ fn scan_parts(
         if w[0].2 != NONE {
             out.push(w[0].2);
         } else {
-            push_part(ranks, piece, w[0].0 as usize, w[1].0 as usize, out)?;
+            push_part(ranks, index, piece, w[0].0 as usize, w[1].0 as usize, out)?;
         }
     }
     Ok(())
@@ -845,7 +856,7 @@ fn scan_linked<const N: usize, const P: usize>(
         if id[s] != NONE {
             out.push(id[s]);
         } else {
-            push_part(ranks, piece, s, e, out)?;
+            push_part(ranks, index, piece, s, e, out)?;
         }
         s = e;
     }
@@ -893,7 +904,7 @@ pub fn bpe_heap(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<(),
     let mut s = 0;
     while s < n {
         let e = nxt[s];
-        push_part(ranks, piece, s, e, out)?;
+        push_part(ranks, &NO_INDEX, piece, s, e, out)?;
         s = e;
     }
     Ok(())
