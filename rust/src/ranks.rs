@@ -221,14 +221,6 @@ pub fn short_window<'b>(block: &'b [u8], range: &Range<usize>) -> Option<&'b [u8
     None
 }
 
-/// The [`SHORT_KEY`] bytes of `padded` from `start`.
-#[inline(always)]
-fn window(padded: &[u8], start: usize) -> &[u8; SHORT_KEY] {
-    padded[start..start + SHORT_KEY]
-        .try_into()
-        .expect("SHORT_KEY bytes")
-}
-
 /// The filter hash of bytes longer than [`SHORT_KEY`]: [`hash16`] of their first and last
 /// eight bytes and their length (a few loads, whatever the length).
 #[inline(always)]
@@ -415,14 +407,15 @@ impl RankIndex {
 
     /// [`RankIndex::rank`] of `padded[part]`, where `padded` holds a piece followed by at
     /// least [`SHORT_KEY`] more bytes: a part of 1 to [`SHORT_KEY`] bytes is keyed by
-    /// [`Key16::in_window`] (no branch on its length).
+    /// [`Key16::in_window`] from its [`short_window`] (no branch on its length).
     #[inline(always)]
     fn rank_padded(&self, ranks: &RankMap, padded: &[u8], part: Range<usize>) -> u32 {
-        if self.slots.is_empty() || !(1..=SHORT_KEY).contains(&part.len()) {
-            return self.rank(ranks, &padded[part]);
+        match short_window(padded, &part) {
+            Some(w) if !self.slots.is_empty() => self
+                .get_key(&Key16::in_window(w, part.len()))
+                .unwrap_or(NONE),
+            _ => self.rank(ranks, &padded[part]),
         }
-        self.get_key(&Key16::in_window(window(padded, part.start), part.len()))
-            .unwrap_or(NONE)
     }
 
     /// The ranks of the parts `x` and `y` of `padded` ([`RankIndex::rank_padded`] of each),
@@ -438,12 +431,18 @@ impl RankIndex {
         x: Range<usize>,
         y: Range<usize>,
     ) -> (u32, u32) {
-        let short = |part: &Range<usize>| (1..=SHORT_KEY).contains(&part.len());
-        if self.slots.is_empty() || !short(&x) || !short(&y) {
+        let (Some(win_x), Some(win_y)) = (short_window(padded, &x), short_window(padded, &y))
+        else {
+            return (
+                self.rank_padded(ranks, padded, x),
+                self.rank_padded(ranks, padded, y),
+            );
+        };
+        if self.slots.is_empty() {
             return (self.rank(ranks, &padded[x]), self.rank(ranks, &padded[y]));
         }
-        let kx = Key16::in_window(window(padded, x.start), x.len());
-        let ky = Key16::in_window(window(padded, y.start), y.len());
+        let kx = Key16::in_window(win_x, x.len());
+        let ky = Key16::in_window(win_y, y.len());
         let words = self.filter.len() - 1;
         let (wx, bx) = filter_bits(kx.hash, words);
         let (wy, by) = filter_bits(ky.hash, words);
@@ -625,13 +624,24 @@ fn rank_of(ranks: &RankMap, bytes: &[u8]) -> u32 {
     ranks.get(bytes).copied().unwrap_or(NONE)
 }
 
+/// The id of the part `piece[s..e]` appended to `out`: a single byte from the
+/// [`RankIndex`]'s byte table (one load; the parts a merge never touched), any other part (and
+/// every part under [`NO_INDEX`]) looked up in `ranks`.
 fn push_part(
     ranks: &RankMap,
+    index: &RankIndex,
     piece: &[u8],
     s: usize,
     e: usize,
     out: &mut Vec<u32>,
 ) -> Result<(), MissingRank> {
+    if e == s + 1 {
+        let rank = index.bytes[usize::from(piece[s])];
+        if rank != NONE {
+            out.push(rank);
+            return Ok(());
+        }
+    }
     match ranks.get(&piece[s..e]) {
         Some(&token) => {
             out.push(token);
@@ -727,7 +737,7 @@ fn scan_parts(
         if w[0].2 != NONE {
             out.push(w[0].2);
         } else {
-            push_part(ranks, piece, w[0].0 as usize, w[1].0 as usize, out)?;
+            push_part(ranks, index, piece, w[0].0 as usize, w[1].0 as usize, out)?;
         }
     }
     Ok(())
@@ -845,7 +855,7 @@ fn scan_linked<const N: usize, const P: usize>(
         if id[s] != NONE {
             out.push(id[s]);
         } else {
-            push_part(ranks, piece, s, e, out)?;
+            push_part(ranks, index, piece, s, e, out)?;
         }
         s = e;
     }
@@ -893,7 +903,7 @@ pub fn bpe_heap(ranks: &RankMap, piece: &[u8], out: &mut Vec<u32>) -> Result<(),
     let mut s = 0;
     while s < n {
         let e = nxt[s];
-        push_part(ranks, piece, s, e, out)?;
+        push_part(ranks, &NO_INDEX, piece, s, e, out)?;
         s = e;
     }
     Ok(())

@@ -599,7 +599,8 @@ class Tokenizer:
         cut at its allowed special tokens (:meth:`_special_parts`), the ordinary parts of all
         the texts in one flat batch on ``num_threads`` threads, the special ids placed
         between them."""
-        layouts = [self._special_parts(t, allowed_special, disallowed_special) for t in texts]
+        allowed, disallowed = self._special_sets(allowed_special, disallowed_special)
+        layouts = [self._cut_special(validate.text(t, "text"), allowed, disallowed) for t in texts]
         return _joined_flat(layouts, self.encode_ordinary_batch_flat, num_threads)
 
     def _special_parts(
@@ -613,12 +614,28 @@ class Tokenizer:
         order; :class:`~verified_bpe.errors.DisallowedSpecialTokenError` for text matching a
         disallowed one (:meth:`encode`'s rules)."""
         text = validate.text(text, "text")
+        allowed, disallowed = self._special_sets(allowed_special, disallowed_special)
+        return self._cut_special(text, allowed, disallowed)
+
+    def _special_sets(
+        self,
+        allowed_special: Literal["all"] | Collection[str],
+        disallowed_special: Literal["all"] | Collection[str],
+    ) -> tuple[frozenset[str], frozenset[str]]:
+        """The special tokens :meth:`_special_parts` cuts at and those it refuses, from the
+        arguments of :meth:`encode` (checked once: a batch checks them once, not per text)."""
         names = self._special_names
         allowed = set(names) if allowed_special == "all" else set(allowed_special)
         validate.special_names(allowed, "allowed_special")
         all_others = disallowed_special == "all"
         disallowed = names - allowed if all_others else frozenset(disallowed_special)
-        allowed &= names
+        return frozenset(allowed & names), frozenset(disallowed)
+
+    def _cut_special(
+        self, text: str, allowed: frozenset[str], disallowed: frozenset[str]
+    ) -> list[str | int]:
+        """The cut of :meth:`_special_parts` (``text`` a ``str``) with the sets of
+        :meth:`_special_sets`."""
         if not (allowed or disallowed):
             return [text]  # encode_ordinary replaces lone surrogates itself
         text = _fix_surrogates(text)
