@@ -61,7 +61,9 @@ impl PreTokenizer {
 /// crosses it, and the chunk ending there is the same whether the text goes on or not).
 /// 8 KiB: a block's unit offsets and code points (12 bytes per byte of text) then stay in the
 /// core's own cache next to the rank table (64 KiB blocks: 768 KiB of arrays per block;
-/// simulated 2 MiB-cache misses of a 2 MB encode 16% lower, docs/native.md).
+/// simulated 2 MiB-cache misses of a 2 MB encode 16% lower, docs/native.md).  Only the
+/// mirrors keep such arrays: cl100k_base and o200k_base, split by the byte-level fast path,
+/// are not cut.
 pub const BLOCK_BYTES: usize = 1 << 13;
 
 /// `data` in consecutive blocks of about `size` bytes (one block if there is no cut point,
@@ -180,37 +182,32 @@ impl Engine {
         data: &'a [u8],
     ) -> Result<Vec<u32>, MissingRank> {
         let mut out = Vec::with_capacity(data.len() / 4 + 1);
+        // the two published patterns: the byte-level chunk loop and the memo's hits in one
+        // loop, over the whole text (it keeps no per-block arrays, so the cut into blocks
+        // would only cost its search)
+        match pre {
+            PreTokenizer::Cl100k => {
+                let chunks = ascii::FastChunks::<false>::new(data);
+                self.encode_chunks(memo, data, chunks, &mut out)?;
+                return Ok(out);
+            }
+            PreTokenizer::O200k => {
+                let chunks = ascii::FastChunks::<true>::new(data);
+                self.encode_chunks(memo, data, chunks, &mut out)?;
+                return Ok(out);
+            }
+            _ => {}
+        }
         let mut failed: Option<MissingRank> = None;
-        // r50k_base's `\s++$` makes a white-space run before a cut one chunk where the whole
-        // text has two (`"  \n"` then a letter), so its text is one block.
+        // the mirrors, block by block; r50k_base's `\s++$` makes a white-space run before a
+        // cut one chunk where the whole text has two (`"  \n"` then a letter), so its text is
+        // one block
         let size = if pre == PreTokenizer::R50k {
             usize::MAX
         } else {
             BLOCK_BYTES
         };
         for block in text_blocks(data, size) {
-            // the two published patterns: the chunk loop and the memo's hits in one loop
-            match pre {
-                PreTokenizer::Cl100k => {
-                    self.encode_chunks(
-                        memo,
-                        block,
-                        ascii::FastChunks::<false>::new(block),
-                        &mut out,
-                    )?;
-                    continue;
-                }
-                PreTokenizer::O200k => {
-                    self.encode_chunks(
-                        memo,
-                        block,
-                        ascii::FastChunks::<true>::new(block),
-                        &mut out,
-                    )?;
-                    continue;
-                }
-                _ => {}
-            }
             pre.split(block, |range| {
                 if failed.is_none() {
                     if let Err(e) = memo.encode(self, &block[range], &mut out) {
