@@ -4,9 +4,9 @@
 //!
 //! No `unsafe` in the crate (`deny` below) except the one allowed module `buffer_view`
 //! (the Python bindings' in-place read of Arrow's buffers, one `unsafe` block with its SAFETY
-//! argument) and the one allowed function `unicode::ascii::masks64` on x86_64 (the call of
-//! its SSE2 class masks, SSE2 being in the target's baseline); the engine, the rest of the
-//! pre-tokenizers and the merge have none.
+//! argument) and the two allowed functions `unicode::ascii::masks64` and
+//! `unicode::ascii::eq_masks` on x86_64 (the calls of their SSE2 byte masks, SSE2 being in the
+//! target's baseline); the engine, the rest of the pre-tokenizers and the merge have none.
 #![deny(unsafe_code)]
 
 pub mod engine;
