@@ -104,21 +104,25 @@ pub static CLASSES: [u8; 256] = classes();
 /// ([`is_l`], [`is_n`], [`is_white_space`], [`is_newline`], [`is_upper_class`],
 /// [`is_lower_class`], [`is_punct`]).
 pub fn class_bits(cp: u32) -> u8 {
-    let mut c = 0;
-    for (yes, bit) in [
-        (is_l(cp), L),
-        (is_n(cp), N),
-        (is_white_space(cp), WS),
-        (is_newline(cp), NL),
-        (is_upper_class(cp), UPPER),
-        (is_lower_class(cp), LOWER),
-        (is_punct(cp), PUNCT),
-    ] {
-        if yes {
-            c |= bit;
-        }
-    }
-    c
+    class_byte([
+        is_l(cp),
+        is_n(cp),
+        is_white_space(cp),
+        is_newline(cp),
+        is_upper_class(cp),
+        is_lower_class(cp),
+        is_punct(cp),
+    ])
+}
+
+/// The class bits of the answers of the seven classes, in the order of [`class_bits`]' class
+/// functions: [`L`], [`N`], [`WS`], [`NL`], [`UPPER`], [`LOWER`], [`PUNCT`].
+fn class_byte(answers: [bool; 7]) -> u8 {
+    let bits = [L, N, WS, NL, UPPER, LOWER, PUNCT];
+    answers
+        .iter()
+        .zip(bits)
+        .fold(0, |c, (&yes, bit)| if yes { c | bit } else { c })
 }
 
 const BMP: usize = 0x10000;
@@ -129,21 +133,15 @@ const BMP: usize = 0x10000;
 /// code point).
 fn class_bits_of_word(cp: u32, w: u16) -> u8 {
     let any = |bits: u16| w & bits != 0;
-    let mut c = 0;
-    for (yes, bit) in [
-        (any(L_BIT), L),
-        (any(N_BIT), N),
-        (any(WHITE_SPACE_BIT), WS),
-        (is_newline(cp), NL),
-        (any(LU_BIT | LT_BIT | LM_BIT | LO_BIT | M_BIT), UPPER),
-        (any(LL_BIT | LM_BIT | LO_BIT | M_BIT), LOWER),
-        (!any(WHITE_SPACE_BIT | L_BIT | N_BIT), PUNCT),
-    ] {
-        if yes {
-            c |= bit;
-        }
-    }
-    c
+    class_byte([
+        any(L_BIT),
+        any(N_BIT),
+        any(WHITE_SPACE_BIT),
+        is_newline(cp),
+        any(LU_BIT | LT_BIT | LM_BIT | LO_BIT | M_BIT),
+        any(LL_BIT | LM_BIT | LO_BIT | M_BIT),
+        !any(WHITE_SPACE_BIT | L_BIT | N_BIT),
+    ])
 }
 
 /// [`class_bits`] of every code point below U+10000 (64 KiB, built on first use from the
