@@ -117,12 +117,10 @@ pub fn class_bits(cp: u32) -> u8 {
 
 /// The class bits of the answers of the seven classes, in the order of [`class_bits`]' class
 /// functions: [`L`], [`N`], [`WS`], [`NL`], [`UPPER`], [`LOWER`], [`PUNCT`].
+#[inline(always)]
 fn class_byte(answers: [bool; 7]) -> u8 {
-    let bits = [L, N, WS, NL, UPPER, LOWER, PUNCT];
-    answers
-        .iter()
-        .zip(bits)
-        .fold(0, |c, (&yes, bit)| if yes { c | bit } else { c })
+    let [l, n, ws, nl, upper, lower, punct] = answers.map(u8::from);
+    l * L | n * N | ws * WS | nl * NL | upper * UPPER | lower * LOWER | punct * PUNCT
 }
 
 const BMP: usize = 0x10000;
