@@ -624,9 +624,9 @@ fn rank_of(ranks: &RankMap, bytes: &[u8]) -> u32 {
     ranks.get(bytes).copied().unwrap_or(NONE)
 }
 
-/// The id of the part `piece[s..e]` appended to `out`: a single byte from the
-/// [`RankIndex`]'s byte table (one load; the parts a merge never touched), any other part (and
-/// every part under [`NO_INDEX`]) looked up in `ranks`.
+/// The id of the part `piece[s..e]` appended to `out`: a single byte (the parts a merge never
+/// touched) by [`RankIndex::tiny`], one load; any other part (and every part under
+/// [`NO_INDEX`]) looked up in `ranks`.
 fn push_part(
     ranks: &RankMap,
     index: &RankIndex,
@@ -635,12 +635,9 @@ fn push_part(
     e: usize,
     out: &mut Vec<u32>,
 ) -> Result<(), MissingRank> {
-    if e == s + 1 {
-        let rank = index.bytes[usize::from(piece[s])];
-        if rank != NONE {
-            out.push(rank);
-            return Ok(());
-        }
+    if let Some(rank) = index.tiny(&piece[s..e]) {
+        out.push(rank);
+        return Ok(());
     }
     match ranks.get(&piece[s..e]) {
         Some(&token) => {
