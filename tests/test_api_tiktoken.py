@@ -591,9 +591,27 @@ def test_encode_to_numpy_matches_tiktoken(pair, text, kwargs):
     between them) against tiktoken's ``encode_to_numpy``; the same exception if it refuses."""
     np = pytest.importorskip("numpy")
     ours, oracle = pair
-    _same(ours, oracle, lambda e: e.encode_to_numpy(text, **kwargs).tolist())
+    _same(ours, oracle, lambda e: _numpy_seen(e.encode_to_numpy(text, **kwargs)))
     if all(t not in text for t in ours.special_tokens_set) or kwargs:
         assert ours.encode_to_numpy(text, **kwargs).dtype == np.uint32
+
+
+def _numpy_seen(array):
+    """What a caller sees of an ``encode_to_numpy`` array: its ids, its dtype and whether it
+    may be written (tiktoken's are read-only views of its buffer)."""
+    return array.tolist(), array.dtype.str, array.flags.writeable
+
+
+def test_encode_to_numpy_long_lone_surrogates(pair):
+    """A text long enough for the native engine's own buffer (``Tokenizer.encode_ordinary_ids``)
+    with lone surrogates: replaced as ``encode`` replaces them (tiktoken's ``encode_to_numpy``
+    raises ``UnicodeEncodeError`` instead, see test_fuzz_api), read-only as tiktoken's arrays."""
+    pytest.importorskip("numpy")
+    ours, oracle = pair
+    text = "a\ud800b c\udfff " * 400
+    got = ours.encode_to_numpy(text, disallowed_special=())
+    assert got.tolist() == oracle.encode(text, disallowed_special=())
+    assert not got.flags.writeable
 
 
 @pytest.mark.parametrize("engine", ["native", "fast"])

@@ -67,6 +67,28 @@ def test_ordinary_flat_equals_tiktoken(name, num_threads):
     assert split(ids, offsets) == tiktoken_encoding(name).encode_ordinary_batch(TEXTS)
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_one_text_buffer_outlives_its_owner(name):
+    """``Tokenizer.encode_ordinary_flat`` of a long text on the native engine: a read-only
+    buffer over the engine's own ids (``IdBuffer``), equal to tiktoken's ids; an array made
+    from it keeps it alive after the last other reference is gone, and nothing can write it."""
+    if not native.available():
+        pytest.skip("native engine not built")
+    tok = Tokenizer.from_tiktoken(name, "native")
+    text = TEXTS[7] + TEXTS[2] * 50
+    buffer = tok.encode_ordinary_flat(text)
+    view = memoryview(buffer)
+    assert view.readonly and view.format == "B" and len(buffer) == view.nbytes
+    array = np.frombuffer(buffer, dtype=np.uint32)
+    del buffer, view
+    expected = tiktoken_encoding(name).encode_ordinary(text)
+    assert array.tolist() == expected
+    with pytest.raises(TypeError):
+        memoryview(array.base)[0] = 1
+    with pytest.raises(ValueError):
+        array[0] = 1
+
+
 def test_fallback_equals_tiktoken(encoding):
     oracle = tiktoken_encoding("cl100k_base")
     assert split(*encoding.encode_ordinary_batch_to_numpy(TEXTS)) == [

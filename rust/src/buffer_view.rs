@@ -1,10 +1,14 @@
-//! The one place of the crate with `unsafe` (allowed in `lib.rs` for this module alone): the
-//! bytes of an exported Python buffer (Arrow's offsets, data and validity buffers) read in
-//! place, without the copy that [`pyo3::buffer::PyBuffer::copy_to_slice`] makes.
+//! The one module of the crate with `unsafe` blocks (allowed in `lib.rs` for this module
+//! alone) on the Python side, both about the buffer protocol: the bytes of an exported Python
+//! buffer (Arrow's offsets, data and validity buffers) read in place, without the copy that
+//! [`pyo3::buffer::PyBuffer::copy_to_slice`] makes ([`bytes`]); and a vector of ids exported
+//! as a read-only buffer, without the copy into a `bytearray` ([`IdBuffer`]).
 
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyValueError;
-use pyo3::PyResult;
+use pyo3::prelude::*;
+use pyo3::{ffi, PyResult};
+use std::ffi::{c_int, c_void};
 
 /// The bytes of `buffer` in place, borrowed for as long as `buffer` (the export) is held.
 ///
@@ -30,4 +34,65 @@ pub(crate) fn bytes<'a>(buffer: &'a PyBuffer<u8>, what: &str) -> PyResult<&'a [u
     // could, and `verified_bpe.data`, the caller, documents that writing through one during
     // the call is not allowed). Only shared reads are made, from any number of threads.
     Ok(unsafe { ptr.as_ref() })
+}
+
+/// Ids exported to Python as a read-only buffer of their bytes (native-order `u32`s, format
+/// `B`, as a `bytearray` of them would give), for `numpy.frombuffer` without a copy: what
+/// `NativeBpe.encode_ordinary_ids` returns. tiktoken's `encode_to_numpy` gives read-only
+/// arrays the same way. The ids are never changed once made: the class is frozen and no
+/// method writes them.
+#[pyclass(module = "verified_bpe._native", frozen)]
+pub(crate) struct IdBuffer {
+    ids: Vec<u32>,
+}
+
+impl IdBuffer {
+    /// The buffer of `ids`.
+    pub(crate) fn new(ids: Vec<u32>) -> Self {
+        IdBuffer { ids }
+    }
+}
+
+#[pymethods]
+impl IdBuffer {
+    /// The number of bytes, four per id (as `len` of the `bytearray` of the ids).
+    fn __len__(&self) -> usize {
+        4 * self.ids.len()
+    }
+
+    /// The buffer protocol's export: the ids' bytes, read-only (a request for a writable
+    /// buffer raises `BufferError`, from `PyBuffer_FillInfo`).
+    ///
+    /// # Safety
+    /// Called by CPython with `view` pointing to a `Py_buffer` to fill, as the protocol says.
+    unsafe fn __getbuffer__(
+        slf: Bound<'_, Self>,
+        view: *mut ffi::Py_buffer,
+        flags: c_int,
+    ) -> PyResult<()> {
+        let ids = &slf.get().ids;
+        let len = ffi::Py_ssize_t::try_from(4 * ids.len()).expect("a vector's bytes fit isize");
+        // SAFETY: `view` is CPython's `Py_buffer` to fill (the protocol's contract for
+        // `bf_getbuffer`). `PyBuffer_FillInfo` stores the pointer and length of the ids'
+        // bytes and takes a new reference to `slf`, which owns the vector, so the memory lives
+        // while the export does; the vector is never changed or moved once made (frozen class,
+        // no method writes it), and the export is read-only (`readonly = 1`; a writable
+        // request fails), so nothing writes through it. `u32`s have no padding, so every byte
+        // is initialised; format `B` needs no alignment.
+        let status = unsafe {
+            ffi::PyBuffer_FillInfo(
+                view,
+                slf.as_ptr(),
+                ids.as_ptr().cast_mut().cast::<c_void>(),
+                len,
+                1,
+                flags,
+            )
+        };
+        if status == -1 {
+            Err(PyErr::fetch(slf.py()))
+        } else {
+            Ok(())
+        }
+    }
 }

@@ -168,6 +168,23 @@ impl NativeBpe {
         self.id_list(py, &ids)
     }
 
+    /// `encode_ordinary` as an [`buffer_view::IdBuffer`]: the ids' vector exported as a
+    /// read-only buffer of native-order `u32`s, for `numpy.frombuffer` without a copy (the
+    /// flat batch copies its texts' ids into one `bytearray`, which a single text does not
+    /// need). A lone surrogate raises `UnicodeEncodeError`, as in `encode_ordinary_batch`.
+    fn encode_ordinary_ids(
+        &self,
+        py: Python<'_>,
+        text: Bound<'_, PyString>,
+    ) -> PyResult<buffer_view::IdBuffer> {
+        let split = self.split()?;
+        let text = text.to_str()?;
+        let ids = py
+            .detach(|| split.encode(&self.engine, text))
+            .map_err(regex_error)?;
+        Ok(buffer_view::IdBuffer::new(ids))
+    }
+
     /// `encode_ordinary` on each text, on `num_threads` threads in all, without the GIL.
     ///
     /// The texts are read in place (their UTF-8 form, which CPython caches; a text with a lone
@@ -900,6 +917,7 @@ fn class_ranges(name: &str) -> PyResult<Vec<(u32, u32)>> {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeBpe>()?;
+    m.add_class::<buffer_view::IdBuffer>()?;
     m.add_class::<crate::merges::python::MergeListBpe>()?;
     m.add_function(wrap_pyfunction!(pre_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(next_chunk_len, m)?)?;

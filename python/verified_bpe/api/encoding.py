@@ -278,10 +278,11 @@ class Encoding:
         allowed_special: AllowedSpecial = frozenset(),
         disallowed_special: DisallowedSpecial = "all",
     ) -> npt.NDArray[np.uint32]:
-        """:meth:`encode` as a ``numpy`` ``uint32`` array (numpy is imported only here).  The
-        native engine writes the ids into one buffer without the GIL and makes no Python
-        object per id (``encode_to_numpy(text, disallowed_special=())`` is the fastest way to
-        encode one long text)."""
+        """:meth:`encode` as a read-only ``numpy`` ``uint32`` array, as tiktoken gives it
+        (numpy is imported only here).  The native engine writes the ids into one buffer
+        without the GIL, makes no Python object per id, and the array is a view of that buffer
+        (``encode_to_numpy(text, disallowed_special=())`` is the fastest way to encode one long
+        text)."""
         np = _numpy("encode_to_numpy")
         allowed = self._allowed(text, allowed_special, disallowed_special)
         check_unicode_version(self._split_pattern, text)
@@ -289,7 +290,9 @@ class Encoding:
             ids = self._tokenizer.encode_ordinary_flat(text)
         else:
             ids = self._tokenizer.encode_flat(text, allowed_special=allowed, disallowed_special=())
-        return np.frombuffer(ids, dtype=np.uint32)
+        array = np.frombuffer(ids, dtype=np.uint32)
+        array.flags.writeable = False  # as tiktoken's, whichever buffer the ids came in
+        return array
 
     def encode_ordinary_batch(self, text: list[str], *, num_threads: int = 8) -> list[list[int]]:
         """:meth:`encode_ordinary` on each text, on ``num_threads`` threads: the native

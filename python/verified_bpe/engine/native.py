@@ -25,7 +25,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import MalformedVocabError, MissingRankError
 from .patterns import (
@@ -37,6 +37,9 @@ from .patterns import (
     R50K_PATTERN,
     stand_ins_allowed,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
 
 try:
     from .. import _native  # type: ignore[attr-defined]
@@ -249,6 +252,17 @@ class NativeMerger:
         (``None`` if fancy-regex gave up on one of them)."""
         try:
             return self._bpe.encode_ordinary_batch(list(texts), num_threads)  # type: ignore[no-any-return]
+        except KeyError as exc:
+            raise _missing(exc) from None
+        except RuntimeError:
+            return None
+
+    def encode_ordinary_ids(self, text: str) -> Buffer | None:
+        """:meth:`encode_ordinary` as a read-only buffer of native-order ``u32`` ids that owns
+        the engine's own vector (no copy, no Python object per id; ``None`` if fancy-regex gave
+        up)."""
+        try:
+            return self._bpe.encode_ordinary_ids(text)  # type: ignore[no-any-return]
         except KeyError as exc:
             raise _missing(exc) from None
         except RuntimeError:

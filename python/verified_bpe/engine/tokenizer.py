@@ -46,7 +46,7 @@ from collections.abc import (
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache, reduce
 from operator import iadd
-from typing import Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 import regex
 
@@ -69,6 +69,9 @@ from .patterns import (
     O200K_PATTERN,
     pre_tokenize_regex,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
 
 Engine = Literal["native", "fast", "spec"]
 ENGINES: tuple[Engine, ...] = ("native", "fast", "spec")
@@ -563,13 +566,19 @@ class Tokenizer:
                 out.extend(self.encode_ordinary(part))
         return out
 
-    def encode_ordinary_flat(self, text: str) -> bytearray | array[int]:
+    def encode_ordinary_flat(self, text: str) -> bytearray | array[int] | Buffer:
         """:meth:`encode_ordinary` as a buffer of native-order ``u32`` ids (for
-        ``numpy.frombuffer``): the flat batch of the one text (the native engine makes no
-        Python object per id and runs without the GIL); a text of fewer than
-        :data:`FLAT_MIN` characters through the list, which takes fewer steps there."""
+        ``numpy.frombuffer``): with the native engine, a read-only buffer over the engine's
+        own ids (no Python object per id, no copy, no GIL held); else the flat batch of the one
+        text; a text of fewer than :data:`FLAT_MIN` characters through the list, which takes
+        fewer steps there."""
         if not isinstance(text, str) or len(text) < FLAT_MIN:
             return array("I", self.encode_ordinary(text))
+        if self._native is not None and self._native.splits:
+            run = self._native.encode_ordinary_ids
+            ids = _with_surrogates_fixed(lambda checked: run(checked[0]), [text])
+            if ids is not None:
+                return ids
         return self.encode_ordinary_batch_flat([text], 1)[0]
 
     def encode_flat(
@@ -578,7 +587,7 @@ class Tokenizer:
         *,
         allowed_special: Literal["all"] | Collection[str] = frozenset(),
         disallowed_special: Literal["all"] | Collection[str] = "all",
-    ) -> bytearray | array[int]:
+    ) -> bytearray | array[int] | Buffer:
         """:meth:`encode` as a buffer of native-order ``u32`` ids (for ``numpy.frombuffer``):
         the ordinary parts go through :meth:`encode_ordinary_batch_flat` on one thread, so the
         native engine makes no Python object per id and runs without the GIL."""
