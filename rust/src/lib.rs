@@ -3,8 +3,8 @@
 //! (Lean `Bpe.Ranks`, in [`ranks`]), with PyO3 bindings (module `verified_bpe._native`).
 //!
 //! No `unsafe` in the crate (`deny` below) except the one allowed module `buffer_view`
-//! (the Python bindings' in-place read of Arrow's buffers, one `unsafe` block with its SAFETY
-//! argument) and the two allowed functions `unicode::ascii::masks64` and
+//! (the Python bindings' buffer protocol, two `unsafe` blocks with their SAFETY arguments: the
+//! in-place read of Arrow's buffers and the read-only export of one text's ids) and the two allowed functions `unicode::ascii::masks64` and
 //! `unicode::ascii::eq_masks` on x86_64 (the calls of their SSE2 byte masks, SSE2 being in the
 //! target's baseline); the engine, the rest of the pre-tokenizers and the merge have none.
 #![deny(unsafe_code)]
