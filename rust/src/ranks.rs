@@ -776,8 +776,7 @@ fn scan_linked<const N: usize, const P: usize>(
         end[s] = (s + 1) as u8;
         prev[s] = s.wrapping_sub(1) as u8;
     }
-    // short pieces (a few pairs): the scalar scan on plain ranks is cheaper
-    let packs = index.packs && N > SHORT_KEY + 1;
+    let packs = index.packs;
     // the word kept for a pair of rank r starting at s
     let word = |r: u32, s: usize| -> u32 {
         if packs && r != NONE {
@@ -790,13 +789,20 @@ fn scan_linked<const N: usize, const P: usize>(
         rank[s] = word(index.pair(ranks, piece[s], piece[s + 1]), s);
     }
     let live = n.saturating_sub(1);
+    // the entries the packed minimum looks at: whole groups of eight covering the pairs; for
+    // short pieces always the first 16, a constant, so that loop has no exit to mispredict
+    let span = if N <= SHORT_KEY + 1 {
+        SHORT_KEY
+    } else {
+        (live + 7) & !7
+    };
     loop {
         let (best, at) = if packs {
             // eight lanes of minima over whole groups of eight (the entries past the last
             // pair are NONE), which the compiler turns into vector minima, then the lanes'
             // minimum: the lowest rank and, among its pairs, the lowest start
             let mut lanes = [NONE; 8];
-            for group in rank[..(live + 7) & !7].chunks_exact(8) {
+            for group in rank[..span].chunks_exact(8) {
                 for (lane, &r) in lanes.iter_mut().zip(group) {
                     *lane = (*lane).min(r);
                 }
