@@ -120,7 +120,7 @@ pub fn class_bits(cp: u32) -> u8 {
 #[inline(always)]
 fn class_byte(answers: [bool; 7]) -> u8 {
     let [l, n, ws, nl, upper, lower, punct] = answers.map(u8::from);
-    l * L | n * N | ws * WS | nl * NL | upper * UPPER | lower * LOWER | punct * PUNCT
+    (l * L) | (n * N) | (ws * WS) | (nl * NL) | (upper * UPPER) | (lower * LOWER) | (punct * PUNCT)
 }
 
 const BMP: usize = 0x10000;
@@ -345,17 +345,52 @@ impl<'a> Text<'a> {
     /// From `j`, a unit of 128 or more, past the units of 128 or more one after the other whose
     /// class has the bit `mask` (a word of another script, [`Text::run`]'s inner loop in one
     /// call instead of a call of [`Text::wide`] per unit): the first position not passed, and
-    /// whether a unit without the bit stopped it (else an ASCII byte or the data's end).
+    /// whether the run goes on there (an ASCII byte of the class: else a unit without the bit
+    /// or the data's end stopped it).
     #[inline(never)]
     fn high_run(&self, mut j: usize, mask: u8) -> (usize, bool) {
+        let s = self.s;
         loop {
+            // whole units of 2 bytes, then of 3, with the byte after each in the data (the
+            // units of most words of other scripts), written out: `decode`'s code points,
+            // their classes in the table
+            while let Some(&[b0, b1, after]) = s.get(j..j + 3) {
+                if b0 & 0xE0 != 0xC0 {
+                    break;
+                }
+                let cp = usize::from(b0 % 32) << 6 | usize::from(b1 % 64);
+                if self.t[cp] & mask == 0 {
+                    return (j, false);
+                }
+                j += 2;
+                if after < 128 {
+                    return (j, CLASSES[after as usize] & mask != 0);
+                }
+            }
+            while let Some(&[b0, b1, b2, after]) = s.get(j..j + 4) {
+                if b0 & 0xF0 != 0xE0 {
+                    break;
+                }
+                let cp =
+                    usize::from(b0 % 16) << 12 | usize::from(b1 % 64) << 6 | usize::from(b2 % 64);
+                if self.t[cp] & mask == 0 {
+                    return (j, false);
+                }
+                j += 3;
+                if after < 128 {
+                    return (j, CLASSES[after as usize] & mask != 0);
+                }
+            }
+            // the others, and the units at the data's end
             let (_, c, n) = self.decode(j);
             if c & mask == 0 {
-                return (j, true);
+                return (j, false);
             }
             j += n;
-            if j >= self.s.len() || self.s[j] < 128 {
-                return (j, false);
+            match s.get(j) {
+                Some(&b) if b >= 128 => {}
+                Some(&b) => return (j, CLASSES[b as usize] & mask != 0),
+                None => return (j, false),
             }
         }
     }
@@ -387,8 +422,8 @@ impl<'a> Text<'a> {
     }
 
     /// The bytes of the run of units from `i` whose class has the bit `mask` (one of [`L`],
-    /// [`N`], ...; the mirror's `runLength`): the ASCII stretches by [`Text::skip`], a unit of
-    /// 128 or more through [`Text::wide`].
+    /// [`N`], ...; the mirror's `runLength`): the ASCII stretches by [`Text::skip`], the units
+    /// of 128 or more through [`Text::high_run`].
     #[inline(always)]
     fn run(&mut self, i: usize, mask: u8) -> usize {
         debug_assert!(mask.is_power_of_two() && mask != HIGH);
@@ -400,14 +435,37 @@ impl<'a> Text<'a> {
                 break;
             }
             // units of 128 or more one after the other (a word of another script) without
-            // the masks
-            let (end, stopped) = self.high_run(j, mask);
+            // the masks, up to an ASCII byte of the class
+            let (end, more) = self.high_run(j, mask);
             j = end;
-            if stopped {
-                return j - i;
+            if !more {
+                break;
             }
         }
         j - i
+    }
+
+    /// [`Text::run`] from a unit of 128 or more at `i`: its units of 128 or more through
+    /// [`Text::high_run`] first, without the masks.
+    #[inline(always)]
+    fn run_wide(&mut self, i: usize, mask: u8) -> usize {
+        let (end, more) = self.high_run(i, mask);
+        if more {
+            end - i + self.run(end, mask)
+        } else {
+            end - i
+        }
+    }
+
+    /// [`Text::run`], through [`Text::run_wide`] if the byte at `i` is of 128 or more (a word
+    /// of another script after a lead).
+    #[inline(always)]
+    fn run_any(&mut self, i: usize, mask: u8) -> usize {
+        if self.s.get(i).is_some_and(|&b| b >= 128) {
+            self.run_wide(i, mask)
+        } else {
+            self.run(i, mask)
+        }
     }
 
     /// [`Text::run`] after one table look-up at `i`, which ends an empty run without the
@@ -612,10 +670,29 @@ fn is_lead(c: u8) -> bool {
     c & (NL | L | N) == 0
 }
 
-/// cl100k_base's `nextChunkLen` at `i < s.len()`, in bytes.
+/// cl100k_base's `nextChunkLen` at `i < s.len()`, in bytes: [`cl100k_branches`] on the
+/// unit at `i`, an ASCII byte here, a unit of 128 or more in [`cl100k_wide`].
 #[inline(always)]
 fn cl100k_at(t: &mut Text, i: usize) -> usize {
-    let (cp, c, n0) = t.unit(i);
+    let b = t.s[i];
+    if b >= 128 {
+        return cl100k_wide(t, i);
+    }
+    cl100k_branches::<false>(t, i, u32::from(b), CLASSES[b as usize], 1)
+}
+
+/// [`cl100k_at`] at a unit of 128 or more.
+#[inline(never)]
+fn cl100k_wide(t: &mut Text, i: usize) -> usize {
+    let (cp, c, n0) = t.decode(i);
+    cl100k_branches::<true>(t, i, cp, c, n0)
+}
+
+/// cl100k_base's `nextChunkLen` at `i < s.len()`, in bytes, given the code point `cp`, class
+/// bits `c` and length `n0` of the unit at `i` ([`Text::unit`]), of 128 or more if `WIDE`
+/// (whose runs start without the masks, [`Text::run_wide`]).
+#[inline(always)]
+fn cl100k_branches<const WIDE: bool>(t: &mut Text, i: usize, cp: u32, c: u8, n0: usize) -> usize {
     // '(?i:[sdmt]|ll|ve|re)
     if cp == 39 {
         let n = t.contraction(i);
@@ -625,10 +702,10 @@ fn cl100k_at(t: &mut Text, i: usize) -> usize {
     }
     // [^\r\n\p{L}\p{N}]?+\p{L}++
     if c & L != 0 {
-        return t.run(i, L);
+        return if WIDE { t.run_wide(i, L) } else { t.run(i, L) };
     }
     if is_lead(c) {
-        let n = t.run(i + n0, L);
+        let n = t.run_any(i + n0, L);
         if n != 0 {
             return n0 + n;
         }
@@ -639,7 +716,11 @@ fn cl100k_at(t: &mut Text, i: usize) -> usize {
     }
     // ' ?[^\s\p{L}\p{N}]++[\r\n]*+'
     let lead = if cp == 32 { n0 } else { 0 };
-    let n = t.run(i + lead, PUNCT);
+    let n = if WIDE {
+        t.run_any(i + lead, PUNCT)
+    } else {
+        t.run(i + lead, PUNCT)
+    };
     if n != 0 {
         return lead + n + t.run(i + lead + n, NL);
     }
@@ -740,9 +821,11 @@ fn eq_masks_sse2(bytes: &[u8; 64], a: u8, b: u8) -> [u64; 2] {
 
 /// cl100k_base's chunk starts in the 64 bytes of `t.s` from `i`, all at once, given that `i`
 /// is a chunk start (the chunks from a start depend only on the text from there): bit `k`
-/// (`0 < k < 64`) is set when `i + k` starts a chunk of [`cl100k_at`]'s splitting from `i`,
-/// for every `k` below a limit up to which the starts do not depend on the bytes past the 64
-/// (no bit at or past it); 0 if the 64 bytes are not all ASCII or not all in the data.
+/// (`0 < k < 64`) of the first word is set when `i + k` starts a chunk of [`cl100k_at`]'s
+/// splitting from `i`, for every `k` below a limit up to which the starts do not depend on the
+/// bytes from the first byte of 128 or more on, nor on the bytes past the 64 (no bit at or past
+/// it; 0 if there is none below it).  The second word is the mask of the bytes of 128 or more
+/// among the 64, the positions past the data's end counted as such.
 ///
 /// On ASCII bytes, with `L` letters, `N` digits, `R` `[\r\n]`, `W` the other white space,
 /// `P` the rest (the apostrophe too), a position starts a chunk exactly when (the pattern's
@@ -754,26 +837,54 @@ fn eq_masks_sse2(bytes: &[u8; 64], a: u8, b: u8) -> [u64; 2] {
 ///   follows a letter; a contraction `'s`, `'ll`, ... at a solo apostrophe before letters
 ///   ends there (`'(?i:[sdmt]|ll|ve|re)` comes first);
 /// - a `P` starts its run unjoined (a run swallows the `R` bytes after it: `[\r\n]*`);
-/// - a white-space run (of `W` and `R`, ended in the 64 bytes, so not by the data's end:
+/// - a white-space run (of `W` and `R`, ended before the limit, so not by the data's end:
 ///   `\s++$`) starts a chunk at its first byte unless that is an `R` after a `P`; a `W`
 ///   starts one after the `R` bytes a `P` run swallowed, after the run's last `R` (the end
 ///   of `\s*[\r\n]`), and as the run's last byte (`\s+(?!\S)` leaves it to the next
 ///   branch's lead, or `\s`).
 ///
-/// The limit is the start of a white-space run that reaches the 64th byte (whose last `R`
-/// and last byte are past them), else 64: a contraction's look-ahead only moves starts past
-/// it, and the other rules look back or one byte ahead.
+/// Each rule looks back, or one byte ahead (a byte of 128 or more, or past the data's end, is
+/// in none of the ASCII classes there), except the white-space run's: the limit is the first
+/// byte of 128 or more (or the data's end, or 64), and one past the first byte of a
+/// white-space run that reaches the byte before it (whose last `R` and last byte may be past
+/// it; whether its first byte starts a chunk depends on the bytes before only); a
+/// contraction's look-ahead only moves starts past it.
 #[inline(never)]
-fn cl100k_bulk(t: &Text, i: usize) -> u64 {
-    let Some(bytes) = t.s.get(i..).and_then(|r| r.first_chunk::<64>()) else {
-        return 0;
-    };
-    let m = masks64::<false>(bytes);
-    if m[idx(HIGH)] != 0 {
-        return 0;
+fn cl100k_bulk(t: &Text, i: usize) -> (u64, u64) {
+    match t.s.get(i..).and_then(|r| r.first_chunk::<64>()) {
+        Some(bytes) => bulk_starts(t, i, bytes),
+        None => cl100k_bulk_tail(t, i),
     }
+}
+
+/// [`cl100k_bulk`] at fewer than 64 bytes before the data's end: the positions past it as
+/// bytes of 128 or more.
+#[cold]
+#[inline(never)]
+fn cl100k_bulk_tail(t: &Text, i: usize) -> (u64, u64) {
+    let rest = t.s.get(i..).unwrap_or_default();
+    let mut padded = [0x80u8; 64];
+    padded[..rest.len()].copy_from_slice(rest);
+    bulk_starts(t, i, &padded)
+}
+
+/// [`cl100k_bulk`] on the 64 bytes `bytes` from `i` (the data's, or padded).
+#[inline(always)]
+fn bulk_starts(t: &Text, i: usize, bytes: &[u8; 64]) -> (u64, u64) {
+    let m = masks64::<false>(bytes);
+    let high = m[idx(HIGH)];
+    let ws = m[idx(WS)];
+    // the bytes below the first of 128 or more (all if none)
+    let valid = (high & high.wrapping_neg()).wrapping_sub(1);
+    // the limit: that byte, or one past the start of a white-space run reaching the byte
+    // before it (the top bit of `valid`)
+    // (without a branch: which one is as good as random)
+    let reach = ws & valid & !(valid >> 1);
+    let run = 64 - (!ws & valid).leading_zeros();
+    let cut = (2u64 << run).wrapping_sub(1);
+    let below = valid & (cut | u64::from(reach == 0).wrapping_neg());
     let [sp, apos] = eq_masks(bytes, b' ', b'\'');
-    let (l, n, ws, r) = (m[idx(L)], m[idx(N)], m[idx(WS)], m[idx(NL)]);
+    let (l, n, r) = (m[idx(L)], m[idx(N)], m[idx(NL)]);
     let w = ws & !r;
     let p = m[idx(PUNCT)];
     // the masks of the byte before (bit k: byte k - 1), an R before the 64 bytes: position 0
@@ -797,8 +908,8 @@ fn cl100k_bulk(t: &Text, i: usize) -> u64 {
     // letters: a run's start not led by a W or a solo P; the byte after a run
     starts |= l & !l1 & !w1 & !(solo << 1);
     starts |= !l & l1;
-    // contractions at solo apostrophes before letters: their ends
-    let mut c = apos & solo & (l >> 1);
+    // contractions at solo apostrophes before letters (below the limit): their ends
+    let mut c = apos & solo & (l >> 1) & below;
     while c != 0 {
         let j = c.trailing_zeros() as usize;
         c &= c - 1;
@@ -818,26 +929,18 @@ fn cl100k_bulk(t: &Text, i: usize) -> u64 {
     // the W after the run's last R: W bytes whose W run ends at an R, filled down from its
     // last byte (a prefix scan over the W runs)
     let mut before_r = w & (r >> 1);
-    let mut g = w;
-    for shift in [1, 2, 4, 8, 16, 32] {
-        before_r |= (before_r >> shift) & g;
-        g &= g >> shift;
+    if before_r != 0 {
+        // (mostly none: white space before a line break)
+        let mut g = w;
+        for shift in [1, 2, 4, 8, 16, 32] {
+            before_r |= (before_r >> shift) & g;
+            g &= g >> shift;
+        }
     }
     starts |= w & r1 & !before_r;
     // the last byte of a run, a W
     starts |= w & !(ws >> 1);
-    // the limit: the start of a white-space run reaching byte 63
-    let lim = if ws >> 63 != 0 {
-        64 - (!ws).leading_zeros()
-    } else {
-        64
-    };
-    let below = if lim == 64 {
-        u64::MAX
-    } else {
-        (1u64 << lim) - 1
-    };
-    starts & below & !1
+    (starts & below & !1, high)
 }
 
 /// cl100k_base's `nextChunkLen` at `i < s.len()`, in bytes (the mirror's
@@ -857,17 +960,18 @@ pub fn o200k_chunk(s: &[u8], i: usize) -> usize {
 /// holds the chunk function and its own body together; [`pre_tokenize_cl100k_fast`] and
 /// [`pre_tokenize_o200k_fast`] run it).
 ///
-/// cl100k_base's splitting takes the chunk starts of 64 ASCII bytes at once where it can
-/// ([`cl100k_bulk`]) and gives the chunks between them one by one; elsewhere (and for
-/// o200k_base) each chunk through the chunk function.
+/// cl100k_base's splitting takes the chunk starts of 64 bytes at once where it can, up to their
+/// first byte of 128 or more ([`cl100k_bulk`]), and gives the chunks between them one by one;
+/// elsewhere (and for o200k_base) each chunk through the chunk function.
 pub struct FastChunks<'a, const O200K: bool> {
     t: Text<'a>,
     i: usize,
     /// Chunk starts known ahead of `i`: bit `k` is position `q_base + k`.
     q: u64,
     q_base: usize,
-    /// No bulk attempt from a position below this (past a byte of 128 or more, farther after
-    /// failed attempts in a row).
+    /// No bulk attempt from a position below this (past the byte of 128 or more that ended the
+    /// last starts, or past the last one of a failed attempt, farther after failed attempts in
+    /// a row).
     no_bulk: usize,
     /// Failed bulk attempts in a row (at most 3).
     fails: usize,
@@ -883,22 +987,6 @@ impl<'a, const O200K: bool> FastChunks<'a, O200K> {
             q_base: 0,
             no_bulk: 0,
             fails: 0,
-        }
-    }
-}
-
-impl<const O200K: bool> FastChunks<'_, O200K> {
-    /// After [`cl100k_bulk`] found no starts at `i`: the first position worth trying again,
-    /// past the last byte of 128 or more of the 64 from `i` (or `i + 1`).
-    #[inline(never)]
-    fn bulk_after(&self, i: usize) -> usize {
-        let s = self.t.s;
-        match s.get(i..).and_then(|r| r.first_chunk::<64>()) {
-            Some(bytes) => match bytes.iter().rposition(|&b| b >= 128) {
-                Some(k) => i + k + 1,
-                None => i + 1,
-            },
-            None => usize::MAX / 2,
         }
     }
 }
@@ -919,17 +1007,37 @@ impl<const O200K: bool> Iterator for FastChunks<'_, O200K> {
             return None;
         }
         if !O200K && i >= self.no_bulk {
-            let starts = cl100k_bulk(&self.t, i);
+            // a byte of 128 or more among the 8 from `i`: too few starts before it to pay for
+            // the bulk's masks
+            let head = self.t.s.get(i..).and_then(|r| r.first_chunk::<8>());
+            let head = head.map_or(0, |h| u64::from_le_bytes(*h) & 0x8080_8080_8080_8080);
+            let (starts, high) = if head == 0 {
+                cl100k_bulk(&self.t, i)
+            } else {
+                (0, head)
+            };
             if starts != 0 {
                 let end = i + starts.trailing_zeros() as usize;
                 self.q = starts & (starts - 1);
                 self.q_base = i;
                 self.i = end;
                 self.fails = 0;
+                // the next attempt past the first byte of 128 or more, which ended the starts
+                // (the chunk that holds it through the chunk function)
+                if high != 0 {
+                    self.no_bulk = i + high.trailing_zeros() as usize + 1;
+                }
                 return Some(i..end);
             }
-            // text of another script: fewer attempts, up to one per 256 bytes
-            self.no_bulk = self.bulk_after(i) + 64 * self.fails;
+            // text of another script: past the last byte of 128 or more of the 64 (of the 8
+            // if the bulk was not tried; the next position if none), fewer attempts after
+            // failed ones, up to one per 256 bytes
+            let after = match (high, head) {
+                (0, _) => 1,
+                (_, 0) => 64 - high.leading_zeros() as usize,
+                _ => 8 - head.leading_zeros() as usize / 8,
+            };
+            self.no_bulk = i + after + 64 * self.fails;
             self.fails = (self.fails + 1).min(3);
         }
         let n = if O200K {
@@ -1151,23 +1259,60 @@ mod tests {
         data
     }
 
-    /// [`cl100k_bulk`] from every position of random ASCII strings: each start it gives is a
-    /// start of the mirror's chunks of the text from that position, and so is every position
-    /// it leaves out below its last start.
+    /// Non-ASCII units for [`cl100k_bulk`]'s limit: a letter, a mark, a digit, white space
+    /// (one a line break), punctuation, a letter of 3 and of 4 bytes, and units that are not
+    /// UTF-8 (a lone continuation byte, overlong `"\n"`, `'` and `s`, a unit cut short).
+    const WIDE_PIECES: [&[u8]; 14] = [
+        "é".as_bytes(),
+        "\u{301}".as_bytes(),
+        "٣".as_bytes(),
+        "\u{a0}".as_bytes(),
+        "\u{2028}".as_bytes(),
+        "“".as_bytes(),
+        "世".as_bytes(),
+        "\u{1F600}".as_bytes(),
+        b"\x80",
+        b"\xc0\x8a",
+        b"\xc0\xa7",
+        b"\xc1\xb3",
+        b"\xe4\xb8",
+        b"\xff",
+    ];
+
+    /// [`cl100k_bulk`] from every position of random ASCII strings, of ASCII strings with
+    /// non-ASCII units planted, and of both cut short (windows that end at the data's end):
+    /// each start it gives is a start of the mirror's chunks of the text from that position,
+    /// and so is every position it leaves out below its last start; it gives none at or past
+    /// the first byte of 128 or more, and its second word is the mask of those bytes (and of
+    /// the positions past the data's end).
     #[test]
     fn test_bulk_starts() {
         let mut next = crate::xorshift(0x1234_5678_9ABC_DEF1);
         let rounds = if cfg!(debug_assertions) { 200 } else { 3000 };
-        let mut found = 0u64;
-        for _ in 0..rounds {
-            let data = random_ascii(&mut next, 200);
+        // starts found in windows: all ASCII, with a byte of 128 or more, cut by the end
+        let mut found = [0u64; 3];
+        for round in 0..rounds {
+            let mut data = random_ascii(&mut next, 200);
+            for _ in 0..round % 6 {
+                let at = (next() % data.len() as u64) as usize;
+                let unit = WIDE_PIECES[(next() % WIDE_PIECES.len() as u64) as usize];
+                data.splice(at..at, unit.iter().copied());
+            }
+            if round % 3 == 0 {
+                let len = (next() % data.len() as u64) as usize;
+                data.truncate(len);
+            }
             let t = Text::new(&data, false);
             for i in 0..data.len() {
-                let got = cl100k_bulk(&t, i);
-                if i + 64 > data.len() {
-                    assert_eq!(got, 0);
-                    continue;
+                let (got, high) = cl100k_bulk(&t, i);
+                let window = &data[i..data.len().min(i + 64)];
+                let mut want_high = u64::MAX << window.len().min(63) << (window.len() / 64);
+                for (k, &b) in window.iter().enumerate() {
+                    want_high |= u64::from(b >= 128) << k;
                 }
+                assert_eq!(high, want_high, "{window:?}");
+                let first = high.trailing_zeros();
+                assert_eq!(got >> first.min(63) >> (first / 64), 0, "{window:?}");
                 let mut want = 0u64;
                 cl100k::pre_tokenize_cl100k(&data[i..], |r| {
                     if r.start < 64 {
@@ -1179,16 +1324,16 @@ mod tests {
                 } else {
                     u64::MAX >> got.leading_zeros()
                 };
-                found += u64::from(got.count_ones());
-                assert_eq!(
-                    got,
-                    want & known & !1,
-                    "{:?}",
-                    String::from_utf8_lossy(&data[i..i + 64])
-                );
+                let kind = if window.len() < 64 {
+                    2
+                } else {
+                    usize::from(high != 0)
+                };
+                found[kind] += u64::from(got.count_ones());
+                assert_eq!(got, want & known & !1, "{window:?}");
             }
         }
-        assert!(found > 0);
+        assert!(found.iter().all(|&f| f > 0), "{found:?}");
     }
 
     /// Long ASCII strings (so that [`FastChunks`] takes its starts from [`cl100k_bulk`]), and
