@@ -770,12 +770,10 @@ fn scan_linked<const N: usize, const P: usize>(
     padded[..n].copy_from_slice(piece);
     let mut rank = [NONE; N];
     let mut id = [NONE; N];
-    let mut end = [0u8; N];
-    let mut prev = [0u8; N];
-    for s in 0..n {
-        end[s] = (s + 1) as u8;
-        prev[s] = s.wrapping_sub(1) as u8;
-    }
+    // every part one byte (the entries at n and past it are never read): constants, so no
+    // loop on n
+    let mut end: [u8; N] = std::array::from_fn(|s| (s + 1) as u8);
+    let mut prev: [u8; N] = std::array::from_fn(|s| s.wrapping_sub(1) as u8);
     let packs = index.packs;
     // the word kept for a pair of rank r starting at s
     let word = |r: u32, s: usize| -> u32 {
@@ -785,10 +783,10 @@ fn scan_linked<const N: usize, const P: usize>(
             r
         }
     };
-    for s in 0..n.saturating_sub(1) {
+    let live = n.saturating_sub(1);
+    for s in 0..live {
         rank[s] = word(index.pair(ranks, piece[s], piece[s + 1]), s);
     }
-    let live = n.saturating_sub(1);
     // the entries the packed minimum looks at: whole groups of eight covering the pairs; for
     // short pieces always the first 16, a constant, so that loop has no exit to mispredict
     let span = if N <= SHORT_KEY + 1 {
