@@ -125,6 +125,19 @@ fn class_byte(answers: [bool; 7]) -> u8 {
 
 const BMP: usize = 0x10000;
 
+/// `unitCodePoint` of a whole 2-byte unit `b0 b1` (lead `110xxxxx`), written out.
+#[inline(always)]
+fn code_point2(b0: u8, b1: u8) -> u32 {
+    u32::from(b0 % 32) * 64 + u32::from(b1 % 64)
+}
+
+/// `unitCodePoint` of a whole 3-byte unit `b0 b1 b2` (lead `1110xxxx`), written out: below
+/// 65,536, so its class is in the BMP table.
+#[inline(always)]
+fn code_point3(b0: u8, b1: u8, b2: u8) -> u32 {
+    u32::from(b0 % 16) * 4096 + u32::from(b1 % 64) * 64 + u32::from(b2 % 64)
+}
+
 /// [`class_bits`] of a code point below U+10000 from its word of class bits ([`bmp_bits`]):
 /// the seven class functions of [`class_bits`] answered by one word instead of a lookup
 /// each (`test_classes` checks the table made of it against [`class_bits`] on every such
@@ -358,8 +371,7 @@ impl<'a> Text<'a> {
                 if b0 & 0xE0 != 0xC0 {
                     break;
                 }
-                let cp = usize::from(b0 % 32) << 6 | usize::from(b1 % 64);
-                if self.t[cp] & mask == 0 {
+                if self.t[code_point2(b0, b1) as usize] & mask == 0 {
                     return (j, false);
                 }
                 j += 2;
@@ -371,9 +383,7 @@ impl<'a> Text<'a> {
                 if b0 & 0xF0 != 0xE0 {
                     break;
                 }
-                let cp =
-                    usize::from(b0 % 16) << 12 | usize::from(b1 % 64) << 6 | usize::from(b2 % 64);
-                if self.t[cp] & mask == 0 {
+                if self.t[code_point3(b0, b1, b2) as usize] & mask == 0 {
                     return (j, false);
                 }
                 j += 3;
@@ -403,11 +413,8 @@ impl<'a> Text<'a> {
         // 65,536, so its class is in the table); a unit cut short by the end of the data, and
         // the others, through the function itself
         let (cp, n) = match *rest {
-            [b0, b1, ..] if b0 & 0xE0 == 0xC0 => (u32::from(b0 % 32) * 64 + u32::from(b1 % 64), 2),
-            [b0, b1, b2, ..] if b0 & 0xF0 == 0xE0 => (
-                u32::from(b0 % 16) * 4096 + u32::from(b1 % 64) * 64 + u32::from(b2 % 64),
-                3,
-            ),
+            [b0, b1, ..] if b0 & 0xE0 == 0xC0 => (code_point2(b0, b1), 2),
+            [b0, b1, b2, ..] if b0 & 0xF0 == 0xE0 => (code_point3(b0, b1, b2), 3),
             _ => {
                 let n = utf8_len(rest[0]).min(rest.len());
                 let cp = unit_code_point(&rest[..n]);
