@@ -161,10 +161,7 @@ impl NativeBpe {
     /// The ids of `text` with the native pre-tokenizer, special tokens ignored (the GIL is
     /// released while encoding).
     fn encode_ordinary<'py>(&self, py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyList>> {
-        let split = self.split()?;
-        let ids = py
-            .detach(|| split.encode(&self.engine, text))
-            .map_err(regex_error)?;
+        let ids = self.ids_of(py, text)?;
         self.id_list(py, &ids)
     }
 
@@ -172,17 +169,8 @@ impl NativeBpe {
     /// read-only buffer of native-order `u32`s, for `numpy.frombuffer` without a copy (the
     /// flat batch copies its texts' ids into one `bytearray`, which a single text does not
     /// need). A lone surrogate raises `UnicodeEncodeError`, as in `encode_ordinary_batch`.
-    fn encode_ordinary_ids(
-        &self,
-        py: Python<'_>,
-        text: Bound<'_, PyString>,
-    ) -> PyResult<buffer_view::IdBuffer> {
-        let split = self.split()?;
-        let text = text.to_str()?;
-        let ids = py
-            .detach(|| split.encode(&self.engine, text))
-            .map_err(regex_error)?;
-        Ok(buffer_view::IdBuffer::new(ids))
+    fn encode_ordinary_ids(&self, py: Python<'_>, text: &str) -> PyResult<buffer_view::IdBuffer> {
+        Ok(buffer_view::IdBuffer::new(self.ids_of(py, text)?))
     }
 
     /// `encode_ordinary` on each text, on `num_threads` threads in all, without the GIL.
@@ -853,6 +841,14 @@ impl<'py> BatchLists<'py> {
 
 impl NativeBpe {
     /// `ids` as a Python list, sharing the int objects of `self.ints` when there are any.
+    /// The ids of `text` under the split (the pre-tokenizer or pattern), encoded without the
+    /// GIL: the body of `encode_ordinary` and `encode_ordinary_ids`.
+    fn ids_of(&self, py: Python<'_>, text: &str) -> PyResult<Vec<u32>> {
+        let split = self.split()?;
+        py.detach(|| split.encode(&self.engine, text))
+            .map_err(regex_error)
+    }
+
     fn id_list<'py>(&self, py: Python<'py>, ids: &[u32]) -> PyResult<Bound<'py, PyList>> {
         if self.ints.is_empty() {
             return PyList::new(py, ids);
