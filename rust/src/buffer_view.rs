@@ -47,8 +47,10 @@ pub(crate) struct IdBuffer {
 }
 
 impl IdBuffer {
-    /// The buffer of `ids`.
-    pub(crate) fn new(ids: Vec<u32>) -> Self {
+    /// The buffer of `ids`, its spare capacity given back (the engine's starting capacity is
+    /// an estimate, which may be above the count; shrinking in place copies nothing).
+    pub(crate) fn new(mut ids: Vec<u32>) -> Self {
+        ids.shrink_to_fit();
         IdBuffer { ids }
     }
 }
