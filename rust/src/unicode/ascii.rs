@@ -888,7 +888,9 @@ fn bulk_starts(t: &Text, i: usize, bytes: &[u8; 64]) -> (u64, u64) {
     // (without a branch: which one is as good as random)
     let reach = ws & valid & !(valid >> 1);
     let run = 64 - (!ws & valid).leading_zeros();
-    let cut = (2u64 << run).wrapping_sub(1);
+    // bits 0..=run (all 64 when run is 63 or 64; `2 << 64` would overflow, so the shift
+    // is from the top)
+    let cut = u64::MAX >> (63 - run.min(63));
     let below = valid & (cut | u64::from(reach == 0).wrapping_neg());
     let [sp, apos] = eq_masks(bytes, b' ', b'\'');
     let (l, n, r) = (m[idx(L)], m[idx(N)], m[idx(NL)]);
