@@ -40,7 +40,9 @@ test-fast: venv
 	$(VPY) -m pytest -q -m "not slow and not lean"
 
 ## ruff (lint and format) over the Python, rustfmt over the crate, its fuzz target and
-## fancy_diff, the relative links and #anchors of README.md and docs/ (tests/doc_links.py)
+## fancy_diff, the relative links and #anchors of README.md and docs/ (tests/doc_links.py),
+## and clippy over the crate with and without its Python module (skipped, saying so, where
+## the toolchain has no clippy)
 lint: venv
 	$(VPY) -m ruff check python tests bench
 	$(VPY) -m ruff format --check python tests bench
@@ -48,6 +50,10 @@ lint: venv
 	cd rust && cargo fmt --check
 	cd rust/fuzz && cargo fmt --check
 	cd rust/fancy_diff && cargo fmt --check
+	@if cargo clippy --version >/dev/null 2>&1; then \
+		cd rust && cargo clippy --quiet --release --all-targets -- -D warnings && \
+		cargo clippy --quiet --release --all-targets --no-default-features -- -D warnings; \
+	else echo "lint: cargo clippy is not installed; clippy skipped"; fi
 
 $(VENV)/.bench-installed: $(VENV)/.installed
 	$(VPY) -m pip install --quiet -e '.[bench]'

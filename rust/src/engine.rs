@@ -774,7 +774,10 @@ mod tests {
             let cap = ids_capacity(&high);
             assert!(4 * cap <= 3 * len + 4, "{len} high bytes: {cap} ids");
             if len >= SAMPLES * 64 {
-                assert!(cap + SAMPLES * 64 >= len / 4 + len / 2, "{len} high bytes: {cap} ids");
+                assert!(
+                    cap + SAMPLES * 64 >= len / 4 + len / 2,
+                    "{len} high bytes: {cap} ids"
+                );
             }
         }
     }
@@ -791,7 +794,7 @@ mod tests {
             let density = 1 + next() % 40;
             let data: Vec<u8> = (0..len)
                 .map(|_| {
-                    if next() % density == 0 {
+                    if next().is_multiple_of(density) {
                         b'\n'
                     } else {
                         alphabet[2 + (next() % (alphabet.len() as u64 - 2)) as usize]

@@ -1080,9 +1080,9 @@ mod tests {
         for cp in 0..BMP as u32 {
             assert_eq!(t[cp as usize], class_bits(cp), "{cp:#x}");
         }
-        for b in 0..256 {
+        for (b, &class) in CLASSES.iter().enumerate() {
             let c = if b < 128 { class_bits(b as u32) } else { HIGH };
-            assert_eq!(CLASSES[b], c, "{b}");
+            assert_eq!(class, c, "{b}");
         }
     }
 
@@ -1378,13 +1378,16 @@ mod tests {
         }
     }
 
-    fn chunks(split: fn(&[u8], &mut dyn FnMut(Range<usize>)), data: &[u8]) -> Vec<Range<usize>> {
+    /// A pre-tokenizer: the chunks of the data, each given to the callback.
+    type Split = fn(&[u8], &mut dyn FnMut(Range<usize>));
+
+    fn chunks(split: Split, data: &[u8]) -> Vec<Range<usize>> {
         let mut out = Vec::new();
         split(data, &mut |r| out.push(r));
         out
     }
 
-    const SPLITS: [[fn(&[u8], &mut dyn FnMut(Range<usize>)); 2]; 2] = [
+    const SPLITS: [[Split; 2]; 2] = [
         [
             |d, e| cl100k::pre_tokenize_cl100k(d, e),
             |d, e| pre_tokenize_cl100k_fast(d, e),
