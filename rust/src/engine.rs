@@ -269,31 +269,31 @@ impl Engine {
 
 /// The starting capacity of the ids of `data`: a quarter of its bytes, as English and code give
 /// (the bench's 1 MB of code: 231,851 cl100k_base ids), plus one per two bytes >= 128, their
-/// count estimated from [`SAMPLES`] windows of 64 bytes spread over the text. Other scripts
-/// give more ids per byte (its 1 MB of prose in many scripts, 61% of its bytes >= 128: 433,462
+/// count estimated from [`SAMPLES`] windows of [`SAMPLE_BYTES`] spread over the text. Other
+/// scripts give more ids per byte (its 1 MB of prose in many scripts, 61% of its bytes >= 128: 433,462
 /// ids), and a vector that doubles mid-encode copies its ids to fresh pages (callgrind, first
 /// encode of that prose: 1.3 M instructions of `memcpy`, 20,000 missed cache lines written;
 /// page faults of a new process's first encode of it 487 -> 384 with this estimate). Only a
 /// hint: the vector still grows if the text has more ids, and it never asks for more than
 /// three bytes per byte of text. [`Engine::encode_ordinary_regex`] starts the same way.
 fn ids_capacity(data: &[u8]) -> usize {
-    const WINDOW: usize = 64;
     let base = data.len() / 4 + 1;
-    if data.len() < SAMPLES * WINDOW {
+    if data.len() < SAMPLES * SAMPLE_BYTES {
         return base;
     }
     let step = data.len() / SAMPLES;
     let high: usize = (0..SAMPLES)
         .map(|k| {
-            let window = &data[k * step..k * step + WINDOW];
+            let window = &data[k * step..k * step + SAMPLE_BYTES];
             window.iter().filter(|&&b| b >= 0x80).count()
         })
         .sum();
-    base + high * (data.len() / (SAMPLES * WINDOW)) / 2
+    base + high * (data.len() / (SAMPLES * SAMPLE_BYTES)) / 2
 }
 
-/// The windows [`ids_capacity`] samples.
+/// The windows [`ids_capacity`] samples, and the bytes of each.
 const SAMPLES: usize = 32;
+const SAMPLE_BYTES: usize = 64;
 
 /// A memo of piece -> ids for one call (the fast engine's `PieceCache`, per call so that
 /// threads share nothing): a piece of one or two bytes that is a token is answered by
@@ -774,9 +774,9 @@ mod tests {
             let high: Vec<u8> = "é".bytes().cycle().take(len).collect();
             let cap = ids_capacity(&high);
             assert!(4 * cap <= 3 * len + 4, "{len} high bytes: {cap} ids");
-            if len >= SAMPLES * 64 {
+            if len >= SAMPLES * SAMPLE_BYTES {
                 assert!(
-                    cap + SAMPLES * 64 >= len / 4 + len / 2,
+                    cap + SAMPLES * SAMPLE_BYTES >= len / 4 + len / 2,
                     "{len} high bytes: {cap} ids"
                 );
             }
