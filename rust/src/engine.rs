@@ -268,14 +268,14 @@ impl Engine {
 }
 
 /// The starting capacity of the ids of `data`: a quarter of its bytes, as English and code give
-/// (the bench's 1 MB of code: 231,851 cl100k_base ids), plus one per two bytes >= 128, their
-/// count estimated from [`SAMPLES`] windows of [`SAMPLE_BYTES`] spread over the text. Other
-/// scripts give more ids per byte (its 1 MB of prose in many scripts, 61% of its bytes >= 128: 433,462
-/// ids), and a vector that doubles mid-encode copies its ids to fresh pages (callgrind, first
-/// encode of that prose: 1.3 M instructions of `memcpy`, 20,000 missed cache lines written;
-/// page faults of a new process's first encode of it 487 -> 384 with this estimate). Only a
-/// hint: the vector still grows if the text has more ids, and it never asks for more than
-/// three bytes per byte of text. [`Engine::encode_ordinary_regex`] starts the same way.
+/// (the bench's 1 MB of code: 231,851 cl100k_base ids), plus one per two bytes >= 128, their count
+/// estimated from [`SAMPLES`] windows of [`SAMPLE_BYTES`] spread over the text. Other scripts give
+/// more ids per byte (its 1 MB of prose in many scripts, 61% of its bytes >= 128: 433,462 ids), and
+/// a vector that doubles mid-encode copies its ids to fresh pages (callgrind, first encode of that
+/// prose: 1.3 M instructions of `memcpy`, 20,000 missed cache lines written; page faults of a new
+/// process's first encode of it 487 -> 384 with this estimate). Only a hint: the vector still grows
+/// if the text has more ids, and it never asks for more than three bytes per byte of text.
+/// [`Engine::encode_ordinary_regex`] starts the same way.
 fn ids_capacity(data: &[u8]) -> usize {
     let base = data.len() / 4 + 1;
     if data.len() < SAMPLES * SAMPLE_BYTES {
